@@ -1,0 +1,260 @@
+// Deterministic matrix generators, addressed by a spec string anywhere a
+// matrix file is accepted:
+//   poisson2d:N                      5-point Laplacian on an N×N grid (N² rows)
+//   poisson3d:N                      7-point Laplacian on an N×N×N grid (N³ rows)
+//   random:ROWS:COLS:PER_ROW[:SEED]  PER_ROW distinct uniform columns per row
+//   rmat:SCALE:EDGE_FACTOR[:SEED]    Graph500 R-MAT (a=.57, b=c=.19), 2^SCALE
+//                                    rows, EDGE_FACTOR·2^SCALE edges, repeated
+//                                    edges summed
+// Generated matrices are host CSR, columns sorted and unique, values nonzero.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <spk_csr_matrix.hpp>
+#include <spk_error.hpp>
+
+namespace spk {
+namespace Impl {
+
+/// splitmix64: a tiny, fast, portable generator (same stream everywhere).
+struct SplitMix64 {
+  std::uint64_t state;
+  explicit SplitMix64(std::uint64_t seed) : state(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, 1).
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+  /// Uniform in [0, n).
+  std::uint64_t below(std::uint64_t n) { return n == 0 ? 0 : next() % n; }
+};
+
+inline std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> parts;
+  size_t b = 0;
+  for (size_t e; (e = s.find(sep, b)) != std::string::npos; b = e + 1)
+    parts.push_back(s.substr(b, e - b));
+  parts.push_back(s.substr(b));
+  return parts;
+}
+
+inline long long parse_spec_int(const std::string& spec, const std::string& tok, const char* name,
+                                const char* usage) {
+  size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(tok, &used);
+  } catch (...) {
+    used = 0;
+  }
+  SPK_REQUIRE(used == tok.size() && !tok.empty(), Error, "generator spec '", spec, "': ", name,
+              " = '", tok, "' is not an integer (usage: ", usage, ")");
+  SPK_REQUIRE(v >= 0, Error, "generator spec '", spec, "': ", name, " = ", v,
+              " is negative (usage: ", usage, ")");
+  return v;
+}
+
+template <class O, class F>
+void check_generated_size(const std::string& spec, long long rows, long long cols,
+                          long long nnz) {
+  SPK_REQUIRE(rows <= std::numeric_limits<O>::max() && cols <= std::numeric_limits<O>::max(),
+              Overflow, "generator spec '", spec, "': ", rows, " x ", cols,
+              " does not fit the ordinal type (max ", +std::numeric_limits<O>::max(), ")");
+  SPK_REQUIRE(nnz <= static_cast<long long>(std::numeric_limits<F>::max()), Overflow,
+              "generator spec '", spec, "': ", nnz, " nonzeros do not fit the offset type (max ",
+              +std::numeric_limits<F>::max(), ")");
+}
+
+template <class S, class O, class F>
+CsrMatrix<S, O, F, HostDevice> stencil(const std::string& spec, long long n, int dims) {
+  const long long rows = dims == 2 ? n * n : n * n * n;
+  const long long nnz = dims == 2 ? 5 * rows - 4 * n : 7 * rows - 6 * n * n;
+  check_generated_size<O, F>(spec, rows, rows, std::max(0LL, nnz));
+  CsrMatrix<S, O, F, HostDevice> A(spec, static_cast<O>(rows), static_cast<O>(rows),
+                                   static_cast<F>(std::max(0LL, nnz)));
+  auto rm = A.row_map();
+  auto ci = A.col_idx();
+  auto va = A.values();
+  F k = 0;
+  const S diag = dims == 2 ? S(4) : S(6);
+  const long long nn = n * n;
+  for (long long r = 0; r < rows; ++r) {
+    rm(r) = k;
+    const long long x = r % n, y = (r / n) % n, z = r / nn;
+    auto put = [&](long long c, S v) {
+      ci(k) = static_cast<O>(c);
+      va(k) = v;
+      ++k;
+    };
+    if (dims == 3 && z > 0) put(r - nn, S(-1));
+    if (y > 0) put(r - n, S(-1));
+    if (x > 0) put(r - 1, S(-1));
+    put(r, diag);
+    if (x + 1 < n) put(r + 1, S(-1));
+    if (y + 1 < n) put(r + n, S(-1));
+    if (dims == 3 && z + 1 < n) put(r + nn, S(-1));
+  }
+  rm(rows) = k;
+  return A;
+}
+
+}  // namespace Impl
+
+/// Whether s names a generator rather than a file.
+inline bool is_generator_spec(const std::string& s) {
+  for (const char* p : {"poisson2d:", "poisson3d:", "random:", "rmat:"})
+    if (s.rfind(p, 0) == 0) return true;
+  return false;
+}
+
+/// 5-point 2-D Laplacian on an n × n grid.
+template <class S = double, class O = int, class F = int>
+CsrMatrix<S, O, F, HostDevice> poisson2d(long long n) {
+  return Impl::stencil<S, O, F>("poisson2d:" + std::to_string(n), n, 2);
+}
+
+/// 7-point 3-D Laplacian on an n × n × n grid.
+template <class S = double, class O = int, class F = int>
+CsrMatrix<S, O, F, HostDevice> poisson3d(long long n) {
+  return Impl::stencil<S, O, F>("poisson3d:" + std::to_string(n), n, 3);
+}
+
+/// rows × cols with min(per_row, cols) distinct uniformly drawn columns per
+/// row and values uniform in [-1, -0.1] ∪ [0.1, 1].
+template <class S = double, class O = int, class F = int>
+CsrMatrix<S, O, F, HostDevice> random_uniform(long long rows, long long cols, long long per_row,
+                                              std::uint64_t seed = 1) {
+  const std::string spec = "random:" + std::to_string(rows) + ":" + std::to_string(cols) + ":" +
+                           std::to_string(per_row) + ":" + std::to_string(seed);
+  per_row = std::min(per_row, cols);
+  Impl::check_generated_size<O, F>(spec, rows, cols, rows * per_row);
+  CsrMatrix<S, O, F, HostDevice> A(spec, static_cast<O>(rows), static_cast<O>(cols),
+                                   static_cast<F>(rows * per_row));
+  Impl::SplitMix64 rng(seed * 0x2545f4914f6cdd1dull + 7);
+  std::vector<long long> picked;
+  std::vector<char> used(per_row * 4 > cols ? static_cast<size_t>(cols) : 0, 0);
+  F k = 0;
+  for (long long r = 0; r < rows; ++r) {
+    A.row_map()(r) = k;
+    picked.clear();
+    if (!used.empty()) {  // dense-ish rows: partial Fisher-Yates over a marker array
+      while (static_cast<long long>(picked.size()) < per_row) {
+        const long long c = static_cast<long long>(rng.below(cols));
+        if (!used[c]) used[c] = 1, picked.push_back(c);
+      }
+      for (long long c : picked) used[c] = 0;
+    } else {  // sparse rows: rejection against the few already picked
+      while (static_cast<long long>(picked.size()) < per_row) {
+        const long long c = static_cast<long long>(rng.below(cols));
+        if (std::find(picked.begin(), picked.end(), c) == picked.end()) picked.push_back(c);
+      }
+    }
+    std::sort(picked.begin(), picked.end());
+    for (long long c : picked) {
+      const double u = rng.uniform();
+      A.col_idx()(k) = static_cast<O>(c);
+      A.values()(k) = static_cast<S>(u < 0.5 ? -0.1 - 1.8 * u : 0.1 + 1.8 * (u - 0.5));
+      ++k;
+    }
+  }
+  A.row_map()(rows) = k;
+  return A;
+}
+
+/// Graph500 R-MAT graph: 2^scale vertices, edge_factor · 2^scale directed
+/// edges drawn with probabilities a=.57, b=c=.19, d=.05; each edge weighs a
+/// value in [0.1, 1]; repeated edges are summed.
+template <class S = double, class O = int, class F = int>
+CsrMatrix<S, O, F, HostDevice> rmat(int scale, long long edge_factor, std::uint64_t seed = 1) {
+  const std::string spec = "rmat:" + std::to_string(scale) + ":" + std::to_string(edge_factor) +
+                           ":" + std::to_string(seed);
+  SPK_REQUIRE(scale >= 0 && scale <= 40, Error, "generator spec '", spec,
+              "': SCALE must be in [0, 40]");
+  const long long n = 1LL << scale;
+  const long long edges = edge_factor * n;
+  Impl::check_generated_size<O, F>(spec, n, n, edges);
+  Impl::SplitMix64 rng(seed * 0x9e3779b97f4a7c15ull + 12345);
+  std::vector<std::pair<long long, long long>> e(edges);
+  std::vector<S> w(edges);
+  for (long long t = 0; t < edges; ++t) {
+    long long r = 0, c = 0;
+    for (int level = 0; level < scale; ++level) {
+      const double u = rng.uniform();
+      const int q = u < 0.57 ? 0 : u < 0.76 ? 1 : u < 0.95 ? 2 : 3;
+      r = 2 * r + (q >> 1);
+      c = 2 * c + (q & 1);
+    }
+    e[t] = {r, c};
+    w[t] = static_cast<S>(0.1 + 0.9 * rng.uniform());
+  }
+  std::vector<long long> order(edges);
+  for (long long t = 0; t < edges; ++t) order[t] = t;
+  std::sort(order.begin(), order.end(), [&](long long a, long long b) { return e[a] < e[b]; });
+  std::vector<F> rm(n + 1, 0);
+  std::vector<O> ci;
+  std::vector<S> va;
+  ci.reserve(edges);
+  va.reserve(edges);
+  for (long long t = 0; t < edges; ++t) {
+    const auto [r, c] = e[order[t]];
+    if (t > 0 && e[order[t - 1]] == e[order[t]]) {
+      va.back() += w[order[t]];
+      continue;
+    }
+    ++rm[r + 1];
+    ci.push_back(static_cast<O>(c));
+    va.push_back(w[order[t]]);
+  }
+  for (long long r = 0; r < n; ++r) rm[r + 1] += rm[r];
+  CsrMatrix<S, O, F, HostDevice> A(spec, static_cast<O>(n), static_cast<O>(n),
+                                   static_cast<F>(ci.size()));
+  std::copy(rm.begin(), rm.end(), A.row_map().data());
+  std::copy(ci.begin(), ci.end(), A.col_idx().data());
+  std::copy(va.begin(), va.end(), A.values().data());
+  return A;
+}
+
+/// Builds the matrix a generator spec names; throws spk::Error on a bad spec.
+template <class S = double, class O = int, class F = int>
+CsrMatrix<S, O, F, HostDevice> generate(const std::string& spec) {
+  const auto p = Impl::split(spec, ':');
+  const std::string& kind = p[0];
+  auto arg = [&](size_t i, const char* name, const char* usage) {
+    return Impl::parse_spec_int(spec, p[i], name, usage);
+  };
+  if (kind == "poisson2d" || kind == "poisson3d") {
+    const char* usage = kind == "poisson2d" ? "poisson2d:N" : "poisson3d:N";
+    SPK_REQUIRE(p.size() == 2, Error, "generator spec '", spec, "': expected ", usage);
+    const long long n = arg(1, "N", usage);
+    return kind == "poisson2d" ? poisson2d<S, O, F>(n) : poisson3d<S, O, F>(n);
+  }
+  if (kind == "random") {
+    const char* usage = "random:ROWS:COLS:PER_ROW[:SEED]";
+    SPK_REQUIRE(p.size() == 4 || p.size() == 5, Error, "generator spec '", spec, "': expected ",
+                usage);
+    const std::uint64_t seed = p.size() == 5 ? arg(4, "SEED", usage) : 1;
+    return random_uniform<S, O, F>(arg(1, "ROWS", usage), arg(2, "COLS", usage),
+                                   arg(3, "PER_ROW", usage), seed);
+  }
+  if (kind == "rmat") {
+    const char* usage = "rmat:SCALE:EDGE_FACTOR[:SEED]";
+    SPK_REQUIRE(p.size() == 3 || p.size() == 4, Error, "generator spec '", spec, "': expected ",
+                usage);
+    const std::uint64_t seed = p.size() == 4 ? arg(3, "SEED", usage) : 1;
+    return rmat<S, O, F>(static_cast<int>(arg(1, "SCALE", usage)), arg(2, "EDGE_FACTOR", usage),
+                         seed);
+  }
+  throw Error("unknown generator '" + kind + "' in spec '" + spec +
+              "' (known: poisson2d:N, poisson3d:N, random:ROWS:COLS:PER_ROW[:SEED], "
+              "rmat:SCALE:EDGE_FACTOR[:SEED])");
+}
+
+}  // namespace spk
