@@ -2,10 +2,9 @@
 #pragma once
 
 #include <limits>
-#include <string>
-
 #include <spk_device.hpp>
 #include <spk_error.hpp>
+#include <string>
 
 namespace spk {
 

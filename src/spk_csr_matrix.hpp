@@ -4,10 +4,9 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
-#include <string>
-
 #include <spk_device.hpp>
 #include <spk_error.hpp>
+#include <string>
 
 namespace spk {
 
@@ -59,8 +58,8 @@ class CsrMatrix {
         values_(values) {
     checked_extent(num_rows, num_cols);
     SPK_REQUIRE(row_map_.extent(0) == static_cast<size_t>(num_rows) + 1, InvalidMatrix,
-                "CsrMatrix: row_map has ", row_map_.extent(0), " entries, expected num_rows + 1 = ",
-                static_cast<long long>(num_rows) + 1);
+                "CsrMatrix: row_map has ", row_map_.extent(0),
+                " entries, expected num_rows + 1 = ", static_cast<long long>(num_rows) + 1);
     SPK_REQUIRE(col_idx_.extent(0) == values_.extent(0), InvalidMatrix, "CsrMatrix: col_idx has ",
                 col_idx_.extent(0), " entries but values has ", values_.extent(0));
     checked_nnz(col_idx_.extent(0));

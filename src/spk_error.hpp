@@ -66,7 +66,7 @@ std::string concat(Args&&... args) {
 }  // namespace spk
 
 /// Throws ExceptionType with the streamed message when cond is false.
-#define SPK_REQUIRE(cond, ExceptionType, ...)                      \
-  do {                                                             \
+#define SPK_REQUIRE(cond, ExceptionType, ...)                           \
+  do {                                                                  \
     if (!(cond)) throw ExceptionType(::spk::Impl::concat(__VA_ARGS__)); \
   } while (0)
