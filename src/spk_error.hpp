@@ -4,6 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace spk {
@@ -54,6 +55,15 @@ class MatrixMarketError : public Error {
 };
 
 namespace Impl {
+
+/// n < 0 without "comparison of unsigned with zero" warnings.
+template <class N>
+constexpr bool is_negative(N n) {
+  if constexpr (std::is_signed_v<N>)
+    return n < 0;
+  else
+    return false;
+}
 
 template <class... Args>
 std::string concat(Args&&... args) {
