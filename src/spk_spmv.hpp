@@ -117,11 +117,11 @@ void spmv_csr_shaped(const ExecSpace& space, Plan* plan, const SpmvOptions& opt,
         vals = plan->carry_values(num_vecs(y));
         rows = plan->carry_rows();
       }
-      spmv_csr_launch(space, plan->launch(), d, nnz, rows, vals);
+      spmv_csr_launch(space, plan->launch(), d, nnz, rows, vals, CR(plan->segment_rows()));
       return;
     }
   }
-  spmv_csr_launch(space, spmv_choose(space, opt, cheap, false), d, nnz, CR(), CV());
+  spmv_csr_launch(space, spmv_choose(space, opt, cheap, false), d, nnz, CR(), CV(), CR());
 }
 
 }  // namespace Impl

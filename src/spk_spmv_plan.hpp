@@ -70,6 +70,7 @@ struct SpmvLaunch {
   SpmvAlgorithm algorithm = SpmvAlgorithm::scalar;
   int vector_length = 1;
   int team_size = 1;
+  int rows_per_thread = 1;         ///< vector: rows per lane group
   long long merge_path_items = 0;  ///< per thread (merge_path)
   long long num_segments = 0;      ///< merge_path threads
 };
@@ -105,7 +106,9 @@ SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const Spm
     } else if (have_stats && spmv_is_skewed(s)) {
       L.algorithm = SpmvAlgorithm::merge_path;
     } else {
-      L.algorithm = s.mean < 1.5 ? SpmvAlgorithm::scalar : SpmvAlgorithm::vector;
+      // Short rows: a thread per row streams at ~90% of copy bandwidth on an
+      // H100 (its neighbours' loads share L1 lines); longer rows need lanes.
+      L.algorithm = s.mean <= 10 ? SpmvAlgorithm::scalar : SpmvAlgorithm::vector;
     }
   }
   const int warp = host ? 1 : 32;
@@ -115,6 +118,11 @@ SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const Spm
   if (host) L.vector_length = 1;
   L.team_size = opt.team_size > 0 ? opt.team_size : std::max(1, 256 / L.vector_length);
   if (host && opt.team_size <= 0) L.team_size = 1;
+  // Enough rows per team for ~4096 nonzeros: fewer, fuller blocks (one row
+  // per lane group made block scheduling the bottleneck, docs/spmv.md).
+  const double rows_per_team = 4096.0 / std::max(s.mean, 1.0);
+  L.rows_per_thread =
+      host ? 1 : std::max(1, std::min(64, static_cast<int>(rows_per_team / L.team_size)));
   const long long items = s.num_rows + s.nnz;
   if (opt.merge_path_items > 0) {
     L.merge_path_items = opt.merge_path_items;
@@ -123,10 +131,28 @@ SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const Spm
     const long long segs = 8LL * std::max(1, static_cast<int>(space.concurrency()));
     L.merge_path_items = std::max(1LL, (items + segs - 1) / segs);
   } else {
-    L.merge_path_items = 16;
+    L.merge_path_items = 8;
   }
   L.num_segments = items == 0 ? 0 : (items + L.merge_path_items - 1) / L.merge_path_items;
   return L;
+}
+
+/// Merge-path split of diagonal `diag` (Merrill & Garland): the number of
+/// row ends among the first diag items of the merge of row_map(1..) with the
+/// nonzero indices; the nonzeros consumed are diag minus that.
+template <class RowMap>
+KOKKOS_INLINE_FUNCTION long long merge_path_search(const RowMap& row_map, long long num_rows,
+                                                   long long nnz, long long diag) {
+  long long lo = diag - nnz > 0 ? diag - nnz : 0;
+  long long hi = diag < num_rows ? diag : num_rows;
+  while (lo < hi) {
+    const long long mid = (lo + hi) / 2;
+    if (static_cast<long long>(row_map(mid + 1)) <= diag - mid - 1)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
 }
 
 /// Statistics needing only the sizes (no kernel, no synchronisation).
@@ -210,6 +236,23 @@ class SpmvPlan {
     options_ = options;
     stats_ = Impl::spmv_row_stats(space, A);
     launch_ = Impl::spmv_choose(space, options, stats_, true);
+    segment_rows_ = {};
+    if (launch_.algorithm == SpmvAlgorithm::merge_path && launch_.num_segments > 0) {
+      // Where each merge-path segment starts, once: the kernel then reads two
+      // numbers instead of running two binary searches per thread.
+      const long long segs = launch_.num_segments, items = launch_.merge_path_items;
+      const long long rows = A.num_rows(), nnz = A.nnz();
+      auto row_map = A.row_map();
+      Kokkos::View<ordinal_type*, memory_space> starts(
+          Kokkos::ViewAllocateWithoutInitializing("spk::SpmvPlan.segment_rows"), segs + 1);
+      Kokkos::parallel_for(
+          "spk::SpmvPlan.merge_path_partition", Kokkos::RangePolicy<ExecSpace>(space, 0, segs + 1),
+          KOKKOS_LAMBDA(const long long t) {
+            const long long d = t * items < rows + nnz ? t * items : rows + nnz;
+            starts(t) = static_cast<ordinal_type>(Impl::merge_path_search(row_map, rows, nnz, d));
+          });
+      segment_rows_ = starts;
+    }
     key_row_map_ = A.row_map().data();
     key_rows_ = A.num_rows();
     key_cols_ = A.num_cols();
@@ -231,6 +274,8 @@ class SpmvPlan {
   /// Merge-path carry scratch for num_vecs right-hand sides (allocated on
   /// first use, then reused).
   Kokkos::View<ordinal_type*, memory_space> carry_rows() { return carry_rows_; }
+  /// merge_path: the row at which each segment starts (num_segments + 1).
+  Kokkos::View<ordinal_type*, memory_space> segment_rows() const { return segment_rows_; }
   Kokkos::View<scalar_type**, Kokkos::LayoutLeft, memory_space> carry_values(size_t num_vecs) {
     const size_t segs = static_cast<size_t>(launch_.num_segments);
     if (carry_values_.extent(0) != segs || carry_values_.extent(1) < num_vecs) {
@@ -255,6 +300,7 @@ class SpmvPlan {
   const void* key_row_map_ = nullptr;
   long long key_rows_ = -1, key_cols_ = -1, key_nnz_ = -1;
   Kokkos::View<ordinal_type*, memory_space> carry_rows_;
+  Kokkos::View<ordinal_type*, memory_space> segment_rows_;
   Kokkos::View<scalar_type**, Kokkos::LayoutLeft, memory_space> carry_values_;
 };
 

@@ -87,23 +87,29 @@ struct SpmvScalarFunctor {
   }
 };
 
-/// vector: vector_length lanes per row, team_size rows per team.
+/// vector: vector_length lanes per row; a team of team_size lane groups
+/// takes team_size · rows_per_thread consecutive rows, team_size at a time.
 template <class D, class Member>
 struct SpmvVectorFunctor {
   D d;
+  int rows_per_thread;
   KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
     using S = typename D::S;
     using F = typename D::F;
-    const long long i = static_cast<long long>(m.league_rank()) * m.team_size() + m.team_rank();
-    if (i >= d.num_rows) return;
-    const F k0 = d.row_map(i), len = d.row_map(i + 1) - k0;
-    for (int j = 0; j < d.vecs(); ++j) {
-      S sum = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(m, len),
-          [&](const F l, S& s) { s += S(d.vals(k0 + l)) * vec_at(d.x, d.cols(k0 + l), j); }, sum);
-      Kokkos::single(Kokkos::PerThread(m),
-                     [&]() { axpby_store(vec_at(d.y, i, j), sum, d.alpha, d.beta); });
+    const long long first =
+        static_cast<long long>(m.league_rank()) * m.team_size() * rows_per_thread;
+    for (int r = 0; r < rows_per_thread; ++r) {
+      const long long i = first + static_cast<long long>(r) * m.team_size() + m.team_rank();
+      if (i >= d.num_rows) return;
+      const F k0 = d.row_map(i), len = d.row_map(i + 1) - k0;
+      for (int j = 0; j < d.vecs(); ++j) {
+        S sum = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(m, len),
+            [&](const F l, S& s) { s += S(d.vals(k0 + l)) * vec_at(d.x, d.cols(k0 + l), j); }, sum);
+        Kokkos::single(Kokkos::PerThread(m),
+                       [&]() { axpby_store(vec_at(d.y, i, j), sum, d.alpha, d.beta); });
+      }
     }
   }
 };
@@ -118,20 +124,14 @@ struct SpmvMergePathFunctor {
   D d;
   CarryRows carry_rows;
   CarryVals carry_vals;
+  CarryRows segment_rows;  // from the plan (empty: search here)
   long long nnz, items;
 
-  KOKKOS_INLINE_FUNCTION void search(long long diag, long long& i, long long& k) const {
-    long long lo = diag - nnz > 0 ? diag - nnz : 0;
-    long long hi = diag < d.num_rows ? diag : d.num_rows;
-    while (lo < hi) {
-      const long long mid = (lo + hi) / 2;
-      if (static_cast<long long>(d.row_map(mid + 1)) <= diag - mid - 1)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    i = lo;
-    k = diag - lo;
+  KOKKOS_INLINE_FUNCTION void search(long long seg, long long diag, long long& i,
+                                     long long& k) const {
+    i = segment_rows.extent(0) > 0 ? static_cast<long long>(segment_rows(seg))
+                                   : merge_path_search(d.row_map, d.num_rows, nnz, diag);
+    k = diag - i;
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const long long seg) const {
@@ -141,8 +141,8 @@ struct SpmvMergePathFunctor {
     const long long d0 = seg * items;
     const long long d1 = d0 + items < total ? d0 + items : total;
     long long i0, k0, i1, k1;
-    search(d0, i0, k0);
-    search(d1, i1, k1);
+    search(seg, d0, i0, k0);
+    search(seg + 1, d1, i1, k1);
     for (int j = 0; j < d.vecs(); ++j) {
       F k = static_cast<F>(k0);
       S sum = 0;
@@ -226,7 +226,7 @@ void spmv_coo(const ExecSpace& space, const Rows& rows, const Cols& cols, const 
 /// empty).
 template <class ExecSpace, class D, class CarryRows, class CarryVals>
 void spmv_csr_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d, long long nnz,
-                     CarryRows carry_rows, CarryVals carry_vals) {
+                     CarryRows carry_rows, CarryVals carry_vals, CarryRows segment_rows) {
   if (d.num_rows == 0) return;
   switch (L.algorithm) {
     case SpmvAlgorithm::automatic:  // resolved before; treat as scalar
@@ -241,10 +241,12 @@ void spmv_csr_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d, lo
       int vl =
           std::max(1, std::min(L.vector_length, static_cast<int>(Policy::vector_length_max())));
       int ts = std::max(1, L.team_size);
-      SpmvVectorFunctor<D, Member> f{d};
+      const int rpt = std::max(1, L.rows_per_thread);
+      SpmvVectorFunctor<D, Member> f{d, rpt};
       const int ts_max = Policy(space, 1, 1, vl).team_size_max(f, Kokkos::ParallelForTag());
       ts = std::min(ts, ts_max);
-      const long long league = (d.num_rows + ts - 1) / ts;
+      const long long per_team = static_cast<long long>(ts) * rpt;
+      const long long league = (d.num_rows + per_team - 1) / per_team;
       Kokkos::parallel_for("spk::spmv.vector", Policy(space, league, ts, vl), f);
       break;
     }
@@ -263,7 +265,10 @@ void spmv_csr_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d, lo
       }
       Kokkos::parallel_for(
           "spk::spmv.merge_path", Kokkos::RangePolicy<ExecSpace>(space, 0, segs),
-          SpmvMergePathFunctor<D, CR, CarryVals>{d, rows, vals, nnz, L.merge_path_items});
+          SpmvMergePathFunctor<D, CR, CarryVals>{
+              d, rows, vals,
+              segment_rows.extent(0) == static_cast<size_t>(segs + 1) ? CR(segment_rows) : CR(),
+              nnz, L.merge_path_items});
       Kokkos::parallel_for(
           "spk::spmv.merge_path_fixup", Kokkos::RangePolicy<ExecSpace>(space, 0, segs),
           SpmvMergeFixup<spmv_needs_atomics_v<ExecSpace>, D, CR, CarryVals>{d, rows, vals});
