@@ -1,18 +1,18 @@
 // perf_spmv: y = A·x (fp64 values, int32 indices) with every spk algorithm,
 // Kokkos Kernels, cuSPARSE (CSR ALG1 and ALG2, CUDA builds) and a plain
 // serial loop, side by side on each matrix, plus the machine's reference
-// bandwidth measured in the same run (device-to-device copy on a GPU, a
-// streaming read on the CPU).
+// bandwidth measured in the same run (device-to-device copy; on the CPU also a
+// streaming read).
 //
-//   perf_spmv [MATRIX...] [--space serial|openmp|cuda] [--repeat N] [--warmup N]
-//             [--json FILE] [--no-serial-loop] [--sweep]
+//   perf_spmv [MATRIX|SPEC|DIR ...] [--space serial|openmp|cuda] [--repeat N]
+//             [--warmup N] [--json FILE] [--quick] [--sweep 1] [--serial-loop 0]
 //
-// MATRIX is a generator spec (poisson3d:150, rmat:21:16, ...) or a Matrix
-// Market file (.mtx / .mtx.gz); without any, the default suite for the space.
-// Reported: median ms over --repeat runs after --warmup, GB/s from counted
-// bytes (row_map + col_idx + values + x + y, each once), GFLOP/s (2·nnz), and
-// the fraction of the reference bandwidth.  Every result is checked against
-// the serial loop.
+// Without matrices: the default suite (generated Poisson 2-D/3-D, uniform
+// random, R-MAT) plus $SPK_MATRIX_DIR's files.  Reported: median ms after
+// warm-up, GB/s from counted bytes (row_map + col_idx + values + x + y, each
+// once), GFLOP/s (2·nnz), the fraction of the reference bandwidth, and each
+// result's max relative deviation from the serial loop.  --sweep 1 also times
+// explicit launch shapes (the data behind `automatic`).
 #define SPK_COMPAT_KK_SPMV 1
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -23,19 +23,15 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
-#include <spk_generators.hpp>
 #include <spk_mirror.hpp>
+#include <spk_perf_common.hpp>
 #include <spk_spmv.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#if __has_include(<spk_matrix_market.hpp>)
-#include <spk_matrix_market.hpp>
-#define SPK_PERF_SPMV_HAVE_MM 1
-#endif
 #if defined(SPK_HAVE_KOKKOSKERNELS)
-#include <KokkosSparse_CrsMatrix.hpp>
+#include <spk_kokkoskernels.hpp>
 #endif
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_runtime.h>
@@ -50,132 +46,18 @@ using F = int;
 using HostCsr = spk::CsrMatrix<S, O, F, spk::HostDevice>;
 
 struct Args {
-  std::vector<std::string> matrices;
-  std::string space;
-  std::string json;
-  int repeat = 20;
-  int warmup = 3;
+  int repeat = 10, warmup = 2;
   bool serial_loop = true;
   bool sweep = false;  // also time explicit launch shapes (tuning data)
 };
 
-Args parse(int argc, char** argv) {
-  Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string s = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw spk::Error("perf_spmv: " + s + " needs a value");
-      return argv[++i];
-    };
-    if (s == "--space")
-      a.space = next();
-    else if (s == "--repeat")
-      a.repeat = std::max(1, std::stoi(next()));
-    else if (s == "--warmup")
-      a.warmup = std::max(0, std::stoi(next()));
-    else if (s == "--json")
-      a.json = next();
-    else if (s == "--no-serial-loop")
-      a.serial_loop = false;
-    else if (s == "--sweep")
-      a.sweep = true;
-    else if (s == "-h" || s == "--help") {
-      std::cout << "usage: perf_spmv [MATRIX...] [--space serial|openmp|cuda] [--repeat N] "
-                   "[--warmup N] [--json FILE] [--no-serial-loop] [--sweep]\n";
-      std::exit(0);
-    } else if (s.rfind("--kokkos", 0) == 0) {
-      continue;
-    } else if (s.rfind("--", 0) == 0) {
-      throw spk::Error("perf_spmv: unknown option " + s);
-    } else {
-      a.matrices.push_back(s);
-    }
-  }
-  return a;
-}
-
-HostCsr load(const std::string& spec) {
-  if (spk::is_generator_spec(spec)) return spk::generate<S, O, F>(spec);
-#if defined(SPK_PERF_SPMV_HAVE_MM)
-  return spk::load_csr<S, O, F>(spec);
-#else
-  throw spk::Error("perf_spmv: this build reads generator specs only, not '" + spec + "'");
-#endif
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/// Median milliseconds of f() over repeat runs after warmup runs; sync()
-/// waits for the device.
-double time_ms(const Args& a, const std::function<void()>& f, const std::function<void()>& sync) {
-  for (int r = 0; r < a.warmup; ++r) f();
-  sync();
-  std::vector<double> t;
-  for (int r = 0; r < a.repeat; ++r) {
-    Kokkos::Timer timer;
+/// Median ms of f() (then sync()) over a.repeat runs after a.warmup runs.
+template <class Fn, class Sync>
+double time_ms(const Args& a, Fn&& f, Sync&& sync) {
+  return spk::perf::median_ms(a.warmup, a.repeat, [&] {
     f();
     sync();
-    t.push_back(timer.seconds() * 1e3);
-  }
-  return median(t);
-}
-
-struct Record {
-  std::string matrix, impl, space, note;
-  long long rows, cols, nnz;
-  double ms, gbps, gflops, frac, ref_gbps, max_rel_err;
-};
-
-std::string json_escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\';
-    o += c;
-  }
-  return o;
-}
-
-void write_json(const std::string& file, const std::vector<Record>& recs,
-                const std::string& command, const std::string& ref_kind, double ref_gbps) {
-  std::ofstream o(file);
-  o << "{\n  \"command\": \"" << json_escape(command) << "\",\n  \"reference\": {\"kind\": \""
-    << ref_kind << "\", \"gbps\": " << ref_gbps << "},\n  \"records\": [\n";
-  for (size_t i = 0; i < recs.size(); ++i) {
-    const auto& r = recs[i];
-    o << "    {\"op\": \"spmv\", \"matrix\": \"" << json_escape(r.matrix)
-      << "\", \"rows\": " << r.rows << ", \"cols\": " << r.cols << ", \"nnz\": " << r.nnz
-      << ", \"impl\": \"" << r.impl << "\", \"space\": \"" << r.space << "\", \"ms\": " << r.ms
-      << ", \"gbps\": " << r.gbps << ", \"gflops\": " << r.gflops
-      << ", \"frac_of_reference\": " << r.frac << ", \"max_rel_err\": " << r.max_rel_err
-      << ", \"note\": \"" << json_escape(r.note) << "\"}" << (i + 1 < recs.size() ? "," : "")
-      << "\n";
-  }
-  o << "  ]\n}\n";
-}
-
-template <class ExecSpace>
-std::vector<std::string> default_suite() {
-  std::vector<std::string> suite;
-  if (spk::Impl::is_host_space_v<ExecSpace>)
-    suite = {"poisson2d:1000", "poisson3d:100", "random:1000000:1000000:16:1", "rmat:20:16:1"};
-  else
-    suite = {"poisson2d:2000", "poisson3d:150", "random:2000000:2000000:16:1", "rmat:21:16:1"};
-#if defined(SPK_PERF_SPMV_HAVE_MM)
-  const char* env = std::getenv("SPK_MATRIX_DIR");
-  std::string dir = env && *env ? env : "../shared/matrices";
-  if (std::filesystem::is_directory(dir)) {
-    std::vector<std::string> files;
-    for (const auto& e : std::filesystem::directory_iterator(dir))
-      if (e.path().string().find(".mtx") != std::string::npos) files.push_back(e.path().string());
-    std::sort(files.begin(), files.end());
-    suite.insert(suite.end(), files.begin(), files.end());
-  }
-#endif
-  return suite;
+  });
 }
 
 template <class ExecSpace, class V>
@@ -187,51 +69,46 @@ double stream_read_sum(const ExecSpace& space, const V& src) {
   return s;
 }
 
-/// Reference bandwidth, GB/s: a device-to-device copy (bytes read + written)
-/// on a GPU, a streaming read (parallel sum) on the CPU.
+/// Streaming-read bandwidth (a parallel sum over 512 MiB), GB/s.
 template <class ExecSpace>
-double reference_bandwidth(const Args& a, std::string& kind) {
-  using MS = typename ExecSpace::memory_space;
-  const size_t n = size_t(1) << 26;  // 512 MiB of doubles
-  Kokkos::View<S*, MS> src("src", n), dst("dst", n);
-  Kokkos::deep_copy(src, 1.0);
-  ExecSpace space;
-  if (!spk::Impl::is_host_space_v<ExecSpace>) {
-    kind = "device_to_device_copy";
-    const double ms = time_ms(
-        a, [&] { Kokkos::deep_copy(space, dst, src); }, [&] { space.fence(); });
-    return 2.0 * n * sizeof(S) / (ms * 1e6);
-  }
-  kind = "streaming_read";
+double stream_read_gbps(const ExecSpace& space) {
+  const size_t n = size_t(1) << 26;
+  Kokkos::View<S*, typename ExecSpace::memory_space> src("src", n);
+  Kokkos::deep_copy(space, src, 1.0);
   double sink = 0;
-  const double ms = time_ms(
-      a, [&] { sink += stream_read_sum(space, src); }, [&] { space.fence(); });
+  const double ms = spk::perf::median_ms(2, 10, [&] { sink += stream_read_sum(space, src); });
   if (sink < 0) std::printf("%g\n", sink);
   return double(n) * sizeof(S) / (ms * 1e6);
 }
 
 template <class ExecSpace>
-int run(const Args& args, const std::string& command) {
+int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& report) {
   using MS = typename ExecSpace::memory_space;
   using Csr = spk::CsrMatrix<S, O, F, Kokkos::Device<ExecSpace, MS>>;
   ExecSpace space;
   const std::string space_name = spk::Impl::space_name<ExecSpace>();
-  std::string ref_kind;
-  const double ref_gbps = reference_bandwidth<ExecSpace>(args, ref_kind);
-  std::printf("perf_spmv on %s (concurrency %d): reference %s %.1f GB/s\n", space_name.c_str(),
-              spk::Impl::concurrency(space), ref_kind.c_str(), ref_gbps);
-  auto suite = args.matrices.empty() ? default_suite<ExecSpace>() : args.matrices;
-  std::vector<Record> records;
+  const bool host = spk::Impl::is_host_space_v<ExecSpace>;
+  const double copy = spk::perf::copy_gbps(space);
+  const double read = host ? stream_read_gbps(space) : 0.0;
+  const double ref_gbps = host ? read : copy;
+  report.note("space " + space_name + ", concurrency " +
+              std::to_string(spk::Impl::concurrency(space)) + ": copy bandwidth " +
+              spk::perf::json_number(copy) + " GB/s (read + write)" +
+              (host ? ", streaming read " + spk::perf::json_number(read) + " GB/s" : "") +
+              "; ref_frac is the fraction of the " + (host ? "streaming read" : "copy"));
+  report.print_header();
   int failures = 0;
-  for (const auto& spec : suite) {
+  std::vector<std::string> names;
+  for (const auto& spec : opt.matrices) {
     HostCsr hA;
     try {
-      hA = load(spec);
+      hA = spk::load_csr<S, O, F>(spec);
     } catch (const std::exception& e) {
-      std::printf("skipping %s: %s\n", spec.c_str(), e.what());
+      report.note("skipping " + spec + ": " + e.what());
       continue;
     }
-    const std::string name = std::filesystem::path(spec).filename().string();
+    const std::string name = spk::matrix_display_name(spec);
+    names.push_back(name);
     const long long m = hA.num_rows(), n = hA.num_cols(), nnz = hA.nnz();
     const double bytes = double(m + 1) * sizeof(F) + double(nnz) * (sizeof(O) + sizeof(S)) +
                          double(n + m) * sizeof(S);
@@ -261,29 +138,34 @@ int run(const Args& args, const std::string& command) {
     for (long long i = 0; i < m; ++i) ref_norm = std::max(ref_norm, std::abs(href(i)));
     auto add = [&](const std::string& impl, double ms, const std::string& sp, bool check,
                    const std::string& note = "") {
-      double err = 0;
+      double err = -1;
       if (check) {
         Kokkos::deep_copy(hy, y);
+        err = 0;
         for (long long i = 0; i < m; ++i) err = std::max(err, std::abs(hy(i) - href(i)));
         err /= std::max(ref_norm, 1e-300);
         if (!(err <= 1e-10)) {
           ++failures;
-          std::printf("MISMATCH %s %s: max relative error %g\n", name.c_str(), impl.c_str(), err);
+          report.note("MISMATCH " + name + " " + impl + ": max relative error " +
+                      spk::perf::json_number(err));
         }
       }
       const double gbps = bytes / (ms * 1e6);
-      records.push_back({name, impl, sp, note, m, n, nnz, ms, gbps, flops / (ms * 1e6),
-                         gbps / ref_gbps, ref_gbps, err});
+      spk::perf::Record r{"spmv", name, impl, sp, m, n, nnz, ms, gbps, flops / (ms * 1e6)};
+      r.numbers.push_back({"ref_frac", gbps / ref_gbps});
+      r.numbers.push_back({"copy_frac", gbps / copy});
+      if (err >= 0) r.numbers.push_back({"max_rel_err", err});
+      if (!note.empty()) r.strings.push_back({"launch", note});
+      report.add(r);
     };
     auto sync = [&] { space.fence(); };
     auto poison = [&] { Kokkos::deep_copy(y, std::numeric_limits<S>::quiet_NaN()); };
 
-    std::string auto_choice;
     for (auto alg : {spk::SpmvAlgorithm::scalar, spk::SpmvAlgorithm::vector,
                      spk::SpmvAlgorithm::merge_path, spk::SpmvAlgorithm::automatic}) {
-      spk::SpmvOptions opt;
-      opt.algorithm = alg;
-      spk::SpmvPlan plan(space, A, opt);
+      spk::SpmvOptions o;
+      o.algorithm = alg;
+      spk::SpmvPlan plan(space, A, o);
       poison();
       const double ms = time_ms(
           args, [&] { spk::spmv(space, plan, 1.0, A, x, 0.0, y); }, sync);
@@ -294,7 +176,6 @@ int run(const Args& args, const std::string& command) {
         note << " vl=" << L.vector_length << " ts=" << L.team_size;
       if (L.algorithm == spk::SpmvAlgorithm::merge_path) note << " items=" << L.merge_path_items;
       add(std::string("spk-") + spk::to_string(alg), ms, space_name, true, note.str());
-      if (alg == spk::SpmvAlgorithm::automatic) auto_choice = note.str();
     }
     if (args.sweep) {  // explicit launch shapes: the data behind automatic's rules
       std::vector<spk::SpmvOptions> shapes;
@@ -335,9 +216,7 @@ int run(const Args& args, const std::string& command) {
     }
 #if defined(SPK_HAVE_KOKKOSKERNELS)
     {
-      using Device = Kokkos::Device<ExecSpace, MS>;
-      KokkosSparse::CrsMatrix<S, O, Device, void, F> kA("kA", m, n, nnz, A.values(), A.row_map(),
-                                                        A.col_idx());
+      auto kA = spk::to_kokkos_kernels(A);
       poison();
       double ms = time_ms(
           args, [&] { KokkosSparse::spmv("N", 1.0, kA, x, 0.0, y); }, sync);
@@ -405,18 +284,9 @@ int run(const Args& args, const std::string& command) {
       const double ms = time_ms(few, serial_loop, [] {});
       add("serial-loop", ms, "host-1-thread", false);
     }
-    // The table for this matrix.
-    std::printf("\n%s: %lld x %lld, nnz %lld (automatic -> %s)\n", name.c_str(), m, n, nnz,
-                auto_choice.c_str());
-    std::printf("  %-22s %10s %9s %8s %8s %10s\n", "impl", "ms", "GB/s", "GFLOP/s", "of ref",
-                "rel err");
-    for (const auto& r : records)
-      if (r.matrix == name)
-        std::printf("  %-22s %10.4f %9.1f %8.2f %7.0f%% %10.1e\n", r.impl.c_str(), r.ms, r.gbps,
-                    r.gflops, 100 * r.frac, r.max_rel_err);
-    std::fflush(stdout);
   }
   // Geometric means of the ratios to the baselines over the suite.
+  const auto& records = report.records();
   auto geo = [&](const std::string& impl, const std::string& base) {
     double lsum = 0;
     int cnt = 0;
@@ -428,52 +298,56 @@ int run(const Args& args, const std::string& command) {
             ++cnt;
           }
     if (cnt > 0)
-      std::printf("geomean speedup of %s over %s: %.3f (%d matrices)\n", impl.c_str(), base.c_str(),
-                  std::exp(lsum / cnt), cnt);
+      report.note("geomean speedup of " + impl + " over " + base + ": " +
+                  spk::perf::json_number(std::exp(lsum / cnt)) + " (" + std::to_string(cnt) +
+                  " matrices)");
   };
-  std::printf("\n");
   for (const char* base :
        {"kokkoskernels", "kokkoskernels-native", "cusparse-alg1", "cusparse-alg2", "serial-loop"})
     geo("spk-automatic", base);
-  if (!args.json.empty()) {
-    write_json(args.json, records, command, ref_kind, ref_gbps);
-    std::printf("wrote %s\n", args.json.c_str());
-  }
-  if (failures) std::printf("%d MISMATCHES\n", failures);
+  if (failures) report.note(std::to_string(failures) + " MISMATCHES");
   return failures ? 1 : 0;
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  std::string command;
-  for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
-  Kokkos::initialize(argc, argv);
+int main(int argc, char* argv[]) {
+  spk::perf::set_thread_placement();
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  auto opt = spk::perf::parse_args(argc, argv,
+                                   "[MATRIX|SPEC|DIR ...] [--repeat N] [--warmup N] [--space S] "
+                                   "[--json FILE] [--quick] [--sweep 1] [--serial-loop 0]",
+                                   {"sweep", "serial-loop"});
+  Args args;
+  args.repeat = opt.repeat;
+  args.warmup = opt.warmup;
+  args.sweep = opt.extra.count("sweep") && opt.extra["sweep"] != "0";
+  args.serial_loop = !(opt.extra.count("serial-loop") && opt.extra["serial-loop"] == "0");
   int rc = 0;
+  spk::perf::Report report(opt);
   try {
-    const Args args = parse(argc, argv);
-    std::string sp = args.space;
-    if (sp.empty()) sp = spk::Impl::space_name<Kokkos::DefaultExecutionSpace>();
-    if (false) {
-    }
-#if defined(KOKKOS_ENABLE_CUDA)
-    else if (sp == "cuda")
-      rc = run<Kokkos::Cuda>(args, command);
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-    else if (sp == "openmp")
-      rc = run<Kokkos::OpenMP>(args, command);
-#endif
-#if defined(KOKKOS_ENABLE_SERIAL)
-    else if (sp == "serial")
-      rc = run<Kokkos::Serial>(args, command);
-#endif
-    else
-      throw spk::Error("perf_spmv: --space " + sp + " is not enabled in this build");
+    spk::perf::with_space(opt.space, [&](auto space) {
+      using E = decltype(space);
+      if (opt.matrices.empty()) {
+        // Millions of rows on a GPU; a size two CPU cores finish in minutes.
+        if (!spk::Impl::is_host_space_v<E>)
+          opt.matrices = {"poisson2d:2000", "poisson3d:150", "random:2000000:2000000:16:1",
+                          "rmat:21:16:1"};
+        else if (opt.quick)
+          opt.matrices = {"poisson2d:300", "poisson3d:40", "random:200000:200000:16:1",
+                          "rmat:16:16:1"};
+        else
+          opt.matrices = {"poisson2d:1000", "poisson3d:100", "random:1000000:1000000:16:1",
+                          "rmat:20:16:1"};
+        if (const auto dir = spk::perf::shared_matrix_dir(); !dir.empty())
+          for (const auto& f : spk::perf::matrix_files(dir)) opt.matrices.push_back(f);
+      }
+      rc = run<E>(args, opt, report);
+    });
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "perf_spmv: %s\n", e.what());
-    rc = 2;
+    std::cerr << "perf_spmv: error: " << e.what() << "\n";
+    return 2;
   }
-  Kokkos::finalize();
+  report.write_json();
   return rc;
 }

@@ -2,17 +2,13 @@
 // and several right-hand sides, CSR / CSC / COO, on hand-checkable, random
 // (empty rows, one very long row), generated and real matrices.
 #include <cmath>
+#include <spk_matrix_market.hpp>
 #include <spk_reference_convert.hpp>
 #include <spk_reference_spmv.hpp>
 #include <spk_spmv.hpp>
 #include <spk_test_utils.hpp>
 #include <string>
 #include <vector>
-
-#if __has_include(<spk_matrix_market.hpp>)
-#include <spk_matrix_market.hpp>
-#define SPK_TEST_SPMV_HAVE_MM 1
-#endif
 #if defined(SPK_HAVE_KOKKOSKERNELS)
 #include <KokkosSparse_spmv.hpp>
 #endif
@@ -381,7 +377,6 @@ TEST(TEST_CATEGORY, spmv_bad_input) {
   EXPECT_EQ(spk::spmv_algorithm_from_string("merge_path"), spk::SpmvAlgorithm::merge_path);
 }
 
-#if defined(SPK_TEST_SPMV_HAVE_MM)
 TEST(TEST_CATEGORY, spmv_real_matrices) {
   using namespace spmv_test;
   SPK_TEST_REQUIRE_MATRIX_DIR();
@@ -392,11 +387,10 @@ TEST(TEST_CATEGORY, spmv_real_matrices) {
     if (path.find("G3_circuit") != std::string::npos &&
         !std::is_same_v<Exec, Kokkos::DefaultExecutionSpace>)
       continue;
-    auto A = spk::read_matrix_market_csr<double, int, int>(path);
+    auto A = spk::read_csr<double, int, int>(path);
     check_all(A, entry.path().filename().string(), false);
   }
 }
-#endif
 
 #if defined(SPK_HAVE_KOKKOSKERNELS)
 // Cross-check with KokkosSparse::spmv on a generated and a power-law matrix.

@@ -2,21 +2,17 @@
 // definite A (a generated Poisson problem or a Matrix Market file) with
 // b = A·1, so the exact solution is known, to a relative residual tolerance.
 //
-//   spk_cg [MATRIX] [--tol 1e-10] [--max-iter N] [--jacobi] [--algorithm NAME]
+//   spk_example_cg [MATRIX] [--tol 1e-10] [--max-iter N] [--jacobi] [--algorithm NAME]
 //
 // MATRIX: poisson2d:N, poisson3d:N (default poisson3d:40) or an .mtx[.gz]
 // file.  Exit status 0 when ‖b − A·u‖ / ‖b‖ <= tol, recomputed at the end.
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <cstdio>
-#include <spk_generators.hpp>
+#include <spk_load.hpp>
 #include <spk_mirror.hpp>
 #include <spk_spmv.hpp>
 #include <string>
-#if __has_include(<spk_matrix_market.hpp>)
-#include <spk_matrix_market.hpp>
-#define SPK_CG_HAVE_MM 1
-#endif
 
 using Exec = Kokkos::DefaultExecutionSpace;
 using Vec = Kokkos::View<double*, Exec::memory_space>;
@@ -68,19 +64,9 @@ Vec inverse_diagonal(const Csr& A, bool jacobi) {
 
 int solve(const std::string& spec, double tol, int max_iter, bool jacobi,
           spk::SpmvAlgorithm algorithm) {
-  spk::CsrMatrix<double, int, int, spk::HostDevice> hA;
-  if (spk::is_generator_spec(spec)) {
-    hA = spk::generate<double, int, int>(spec);
-  } else {
-#if defined(SPK_CG_HAVE_MM)
-    hA = spk::load_csr<double, int, int>(spec);
-#else
-    std::fprintf(stderr, "spk_cg: this build reads generator specs only\n");
-    return 2;
-#endif
-  }
+  const auto hA = spk::load_csr<double, int, int>(spec);
   if (hA.num_rows() != hA.num_cols()) {
-    std::fprintf(stderr, "spk_cg: %s is %d x %d, not square\n", spec.c_str(), hA.num_rows(),
+    std::fprintf(stderr, "spk_example_cg: %s is %d x %d, not square\n", spec.c_str(), hA.num_rows(),
                  hA.num_cols());
     return 2;
   }
@@ -111,7 +97,8 @@ int solve(const std::string& spec, double tol, int max_iter, bool jacobi,
     spk::spmv(space, plan, 1.0, A, p, 0.0, q);
     const double pq = dot(p, q);
     if (!(pq > 0)) {
-      std::fprintf(stderr, "spk_cg: p·Ap = %g at iteration %d: A is not positive definite\n", pq,
+      std::fprintf(stderr,
+                   "spk_example_cg: p·Ap = %g at iteration %d: A is not positive definite\n", pq,
                    it);
       return 1;
     }
@@ -160,7 +147,7 @@ int main(int argc, char* argv[]) {
       for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> std::string {
-          if (i + 1 >= argc) throw spk::Error("spk_cg: " + a + " needs a value");
+          if (i + 1 >= argc) throw spk::Error("spk_example_cg: " + a + " needs a value");
           return argv[++i];
         };
         if (a == "--tol")
@@ -174,13 +161,13 @@ int main(int argc, char* argv[]) {
         else if (a.rfind("--kokkos", 0) == 0)
           continue;
         else if (a.rfind("--", 0) == 0)
-          throw spk::Error("spk_cg: unknown option " + a);
+          throw spk::Error("spk_example_cg: unknown option " + a);
         else
           spec = a;
       }
       rc = solve(spec, tol, max_iter, jacobi, algorithm);
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "spk_cg: %s\n", e.what());
+      std::fprintf(stderr, "spk_example_cg: %s\n", e.what());
       rc = 2;
     }
   }
