@@ -51,7 +51,7 @@ struct SpmvOptions {
   SpmvAlgorithm algorithm = SpmvAlgorithm::automatic;
   Mode mode = Mode::normal;
   int vector_length = 0;     ///< vector: lanes per row (power of two)
-  int team_size = 0;         ///< vector: rows (lane groups) per team
+  int team_size = 0;         ///< vector: lane groups per team; merge_path (GPU): threads per team
   int merge_path_items = 0;  ///< merge_path: rows + nonzeros per thread
 };
 
@@ -71,8 +71,9 @@ struct SpmvLaunch {
   int vector_length = 1;
   int team_size = 1;
   int rows_per_thread = 1;         ///< vector: rows per lane group
-  long long merge_path_items = 0;  ///< per thread (merge_path)
-  long long num_segments = 0;      ///< merge_path threads
+  long long merge_path_items = 0;  ///< merge_path: items per segment (host: per thread,
+                                   ///< GPU: per team tile)
+  long long num_segments = 0;      ///< merge_path segments
 };
 
 namespace Impl {
@@ -86,12 +87,12 @@ inline int pow2_ceil(double v, int cap) {
 /// Whether the rows are skewed enough that row-parallel kernels leave most
 /// threads waiting on a few long rows.
 inline bool spmv_is_skewed(const SpmvRowStats& s) {
-  const double mean = std::max(s.mean, 1.0);
-  return s.max_length > 256 && s.max_length > 32 * mean && s.stddev > 2 * mean;
+  return s.max_length > 64 && s.max_length > 16 * std::max(s.mean, 1.0);
 }
 
 /// Resolves options + statistics (have_stats: max/stddev known, not only the
-/// mean) into a launch for ExecSpace.
+/// mean) into a launch for ExecSpace.  The GPU rules come from the H100 sweep
+/// in docs/spmv.md.
 template <class ExecSpace>
 SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const SpmvRowStats& s,
                        bool have_stats) {
@@ -101,7 +102,7 @@ SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const Spm
   if (L.algorithm == SpmvAlgorithm::automatic) {
     if (host) {
       // Equal shares of rows + nonzeros per core: balanced on any row-length
-      // distribution, and as cheap as the row loop (measured, docs/spmv.md).
+      // distribution, and as cheap as the row loop.
       L.algorithm = SpmvAlgorithm::merge_path;
     } else if (have_stats && spmv_is_skewed(s)) {
       L.algorithm = SpmvAlgorithm::merge_path;
@@ -111,27 +112,37 @@ SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const Spm
       L.algorithm = s.mean <= 10 ? SpmvAlgorithm::scalar : SpmvAlgorithm::vector;
     }
   }
-  const int warp = host ? 1 : 32;
-  // Lanes per row: the mean row length rounded up to a power of two, at most
-  // a warp (CUSP); the team holds 256 lanes (a good CUDA block size).
-  L.vector_length = opt.vector_length > 0 ? opt.vector_length : pow2_ceil(s.mean, warp);
-  if (host) L.vector_length = 1;
-  L.team_size = opt.team_size > 0 ? opt.team_size : std::max(1, 256 / L.vector_length);
-  if (host && opt.team_size <= 0) L.team_size = 1;
-  // Enough rows per team for ~4096 nonzeros: fewer, fuller blocks (one row
-  // per lane group made block scheduling the bottleneck, docs/spmv.md).
-  const double rows_per_team = 4096.0 / std::max(s.mean, 1.0);
-  L.rows_per_thread =
-      host ? 1 : std::max(1, std::min(64, static_cast<int>(rows_per_team / L.team_size)));
-  const long long items = s.num_rows + s.nnz;
-  if (opt.merge_path_items > 0) {
-    L.merge_path_items = opt.merge_path_items;
-  } else if (host) {
-    // A few segments per core: balance without a visible carry pass.
-    const long long segs = 8LL * std::max(1, static_cast<int>(space.concurrency()));
-    L.merge_path_items = std::max(1LL, (items + segs - 1) / segs);
+  const bool small = s.nnz < 2000000;  // latency-bound: more rows in flight
+  if (host) {
+    L.vector_length = 1;
+    L.team_size = opt.team_size > 0 ? opt.team_size : 1;
+    L.rows_per_thread = 1;
   } else {
-    L.merge_path_items = 8;
+    // Lanes per row: the mean row length rounded up to a power of two (CUSP),
+    // a quarter of that on small matrices; 256 lanes per team (512 small).
+    const int vl = pow2_ceil(small ? s.mean / 4 : s.mean, 32);
+    L.vector_length = opt.vector_length > 0 ? opt.vector_length : std::max(2, vl);
+    L.team_size =
+        opt.team_size > 0 ? opt.team_size : std::max(1, (small ? 512 : 256) / L.vector_length);
+    // About 4096 nonzeros per team (fewer, fuller blocks), but at least ~1024
+    // teams to fill the GPU.
+    const double by_work = 4096.0 / std::max(s.mean, 1.0) / L.team_size;
+    const double by_fill = double(s.num_rows) / (1024.0 * L.team_size);
+    L.rows_per_thread = std::max(1, std::min(64, static_cast<int>(std::min(by_work, by_fill))));
+  }
+  const long long items = s.num_rows + s.nnz;
+  if (host) {
+    // Items per thread; by default a few segments per core: balance without a
+    // visible carry pass.
+    const long long segs = 8LL * std::max(1, static_cast<int>(space.concurrency()));
+    L.merge_path_items =
+        opt.merge_path_items > 0 ? opt.merge_path_items : std::max(1LL, (items + segs - 1) / segs);
+  } else {
+    // One tile of team_size × items per team, staged through team scratch.
+    if (opt.team_size <= 0 && L.algorithm == SpmvAlgorithm::merge_path) L.team_size = 128;
+    long long per_thread = opt.merge_path_items > 0 ? opt.merge_path_items : 8;
+    per_thread = std::min<long long>(per_thread, std::max(1, 2048 / L.team_size));  // 24 KiB
+    L.merge_path_items = per_thread * L.team_size;
   }
   L.num_segments = items == 0 ? 0 : (items + L.merge_path_items - 1) / L.merge_path_items;
   return L;

@@ -1,6 +1,7 @@
 // spk::spmv against the serial reference: every algorithm, both modes, one
 // and several right-hand sides, CSR / CSC / COO, on hand-checkable, random
 // (empty rows, one very long row), generated and real matrices.
+#include <algorithm>
 #include <cmath>
 #include <spk_matrix_market.hpp>
 #include <spk_reference_convert.hpp>
@@ -52,7 +53,11 @@ inline void expect_close(const HostCsr& A, spk::Mode mode, double alpha, const H
     for (size_t i = 0; i < y.extent(0); ++i) {
       const double b0 = beta == 0 ? 0.0 : std::abs(beta * y0(i, j));
       const double tol = 1e-12 * (std::abs(alpha) * scale(i, j) + b0) + 1e-300;
-      if (!(std::abs(y(i, j) - ref(i, j)) <= tol)) {
+      // Matrices with Inf or NaN entries (small/skew_fp64, west0067_with_nan):
+      // the same non-finite result in any summation order.
+      const bool finite = std::isfinite(ref(i, j)) && std::isfinite(tol);
+      const bool same = y(i, j) == ref(i, j) || (std::isnan(y(i, j)) && std::isnan(ref(i, j)));
+      if (finite ? !(std::abs(y(i, j) - ref(i, j)) <= tol) : !same) {
         if (++bad <= 5)
           ADD_FAILURE() << what << ": y(" << i << ", " << j << ") = " << y(i, j) << ", reference "
                         << ref(i, j) << ", tolerance " << tol;
@@ -377,19 +382,30 @@ TEST(TEST_CATEGORY, spmv_bad_input) {
   EXPECT_EQ(spk::spmv_algorithm_from_string("merge_path"), spk::SpmvAlgorithm::merge_path);
 }
 
+// Every real matrix in ../shared/matrices and its small/ folder (rectangular
+// ones included); complex files, which spk does not read, are skipped.
 TEST(TEST_CATEGORY, spmv_real_matrices) {
   using namespace spmv_test;
   SPK_TEST_REQUIRE_MATRIX_DIR();
-  for (const auto& entry : std::filesystem::directory_iterator(spk_test::matrix_dir())) {
-    const std::string path = entry.path().string();
-    if (path.find(".mtx") == std::string::npos) continue;
-    // The largest (G3_circuit, 7.7M entries) only where it is quick.
-    if (path.find("G3_circuit") != std::string::npos &&
-        !std::is_same_v<Exec, Kokkos::DefaultExecutionSpace>)
-      continue;
-    auto A = spk::read_csr<double, int, int>(path);
-    check_all(A, entry.path().filename().string(), false);
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(spk_test::matrix_dir()))
+    if (e.path().string().find(".mtx") != std::string::npos) files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  int checked = 0;
+  for (const auto& path : files) {
+    // The largest (G3_circuit, 7.7M entries) only on a GPU, where it is quick.
+    if (path.find("G3_circuit") != std::string::npos && spk::Impl::is_host_space_v<Exec>) continue;
+    HostCsr A;
+    try {
+      A = spk::read_csr<double, int, int>(path);
+    } catch (const spk::Error& e) {
+      if (std::string(e.what()).find("complex") != std::string::npos) continue;
+      throw;
+    }
+    check_all(A, std::filesystem::path(path).filename().string(), false);
+    ++checked;
   }
+  EXPECT_GT(checked, 0);
 }
 
 #if defined(SPK_HAVE_KOKKOSKERNELS)

@@ -159,6 +159,75 @@ struct SpmvMergePathFunctor {
   }
 };
 
+/// merge_path on GPUs: team `seg` takes a tile of the merge path (team_size ×
+/// items), stages its products a_k·x(col_k) and its rows' starts in team
+/// scratch with coalesced loads, then sums each row that ends in the tile
+/// from scratch (a thread per row) and reduces the unfinished last row as a
+/// team into the carry, added by SpmvMergeFixup.
+template <class D, class CarryRows, class CarryVals, class Member>
+struct SpmvMergeTileFunctor {
+  using S = typename D::S;
+  using F = typename D::F;
+  using Scratch = typename Member::execution_space::scratch_memory_space;
+  using Products = Kokkos::View<S*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Starts = Kokkos::View<F*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  D d;
+  CarryRows carry_rows;
+  CarryVals carry_vals;
+  CarryRows segment_rows;  // from the plan (empty: search here)
+  long long nnz, items;
+
+  static size_t scratch_bytes(long long items) {
+    return Products::shmem_size(items) + Starts::shmem_size(items + 1);
+  }
+
+  KOKKOS_INLINE_FUNCTION long long split(const Member& m, long long seg, long long diag) const {
+    if (segment_rows.extent(0) > 0) return segment_rows(seg);
+    long long i = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(m),
+        [&](long long& v) { v = merge_path_search(d.row_map, d.num_rows, nnz, diag); }, i);
+    return i;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
+    const long long seg = m.league_rank();
+    const long long total = d.num_rows + nnz;
+    const long long d0 = seg * items;
+    const long long d1 = d0 + items < total ? d0 + items : total;
+    const long long i0 = split(m, seg, d0), i1 = split(m, seg + 1, d1);
+    const F k0 = static_cast<F>(d0 - i0), k1 = static_cast<F>(d1 - i1);
+    const long long nrows = i1 - i0;
+    Products prod(m.team_scratch(0), items);
+    Starts start(m.team_scratch(0), items + 1);
+    // start(r) = where row i0 + r begins, clamped to the tile.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nrows + 1), [&](const long long r) {
+      const F b = d.row_map(i0 + r);
+      start(r) = b > k0 ? b : k0;
+    });
+    for (int j = 0; j < d.vecs(); ++j) {
+      if (j > 0) m.team_barrier();  // the previous column's sums are done
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, k1 - k0), [&](const F l) {
+        prod(l) = S(d.vals(k0 + l)) * vec_at(d.x, d.cols(k0 + l), j);
+      });
+      m.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nrows), [&](const long long r) {
+        S sum = 0;
+        for (F l = start(r); l < start(r + 1); ++l) sum += prod(l - k0);
+        axpby_store(vec_at(d.y, i0 + r, j), sum, d.alpha, d.beta);
+      });
+      S carry = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(m, start(nrows) - k0, k1 - k0),
+          [&](const F l, S& acc) { acc += prod(l); }, carry);
+      Kokkos::single(Kokkos::PerTeam(m), [&]() { carry_vals(seg, j) = carry; });
+    }
+    Kokkos::single(Kokkos::PerTeam(m), [&]() {
+      carry_rows(seg) = static_cast<typename CarryRows::non_const_value_type>(i1);
+    });
+  }
+};
+
 template <bool Atomic, class D, class CarryRows, class CarryVals>
 struct SpmvMergeFixup {
   D d;
@@ -263,15 +332,33 @@ void spmv_csr_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d, lo
         vals = CarryVals(Kokkos::ViewAllocateWithoutInitializing("spk::spmv.carry_values"), segs,
                          d.vecs());
       }
-      Kokkos::parallel_for(
-          "spk::spmv.merge_path", Kokkos::RangePolicy<ExecSpace>(space, 0, segs),
-          SpmvMergePathFunctor<D, CR, CarryVals>{
-              d, rows, vals,
-              segment_rows.extent(0) == static_cast<size_t>(segs + 1) ? CR(segment_rows) : CR(),
-              nnz, L.merge_path_items});
-      Kokkos::parallel_for(
-          "spk::spmv.merge_path_fixup", Kokkos::RangePolicy<ExecSpace>(space, 0, segs),
-          SpmvMergeFixup<spmv_needs_atomics_v<ExecSpace>, D, CR, CarryVals>{d, rows, vals});
+      const CR starts =
+          segment_rows.extent(0) == static_cast<size_t>(segs + 1) ? CR(segment_rows) : CR();
+      if constexpr (is_host_space_v<ExecSpace>) {
+        Kokkos::parallel_for(
+            "spk::spmv.merge_path", Kokkos::RangePolicy<ExecSpace>(space, 0, segs),
+            SpmvMergePathFunctor<D, CR, CarryVals>{d, rows, vals, starts, nnz, L.merge_path_items});
+      } else {
+        using Policy = Kokkos::TeamPolicy<ExecSpace>;
+        using F = SpmvMergeTileFunctor<D, CR, CarryVals, typename Policy::member_type>;
+        const int ts = std::max(1, L.team_size);
+        Kokkos::parallel_for(
+            "spk::spmv.merge_path",
+            Policy(space, segs, ts, 1)
+                .set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(L.merge_path_items))),
+            F{d, rows, vals, starts, nnz, L.merge_path_items});
+      }
+      if constexpr (is_host_space_v<ExecSpace>) {
+        // A few dozen carries: adding them on this thread is cheaper than
+        // another fork/join.
+        space.fence();
+        const SpmvMergeFixup<false, D, CR, CarryVals> fix{d, rows, vals};
+        for (long long s = 0; s < segs; ++s) fix(s);
+      } else {
+        Kokkos::parallel_for("spk::spmv.merge_path_fixup",
+                             Kokkos::RangePolicy<ExecSpace>(space, 0, segs),
+                             SpmvMergeFixup<true, D, CR, CarryVals>{d, rows, vals});
+      }
       break;
     }
   }
