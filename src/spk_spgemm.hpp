@@ -133,6 +133,11 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
               if (u > mx) mx = u;
             },
             Kokkos::Max<std::uint64_t>(max_u));
+        std::uint64_t global_products = 0;
+        Kokkos::parallel_reduce(
+            "spk::spgemm::global_products", Kokkos::RangePolicy<ExecSpace>(space, g.begin, g.end),
+            KOKKOS_LAMBDA(const std::int64_t r, std::uint64_t& sum) { sum += products(perm(r)); },
+            global_products);
         const std::uint64_t hash_cap = Impl::spgemm_table_capacity(max_u);
         plan.slab_dense = ncols <= 2 * hash_cap;
         plan.slab_capacity = plan.slab_dense ? ncols : hash_cap;
@@ -140,8 +145,15 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
                     "spk::spgemm_symbolic: a row with ", max_u,
                     " distinct columns at most needs a table of more than 2^32 entries");
         const std::size_t entry = sizeof(O) + sizeof(S);
+        // Default budget: in proportion to the work of these rows (so that
+        // small products stay small), between 16 and 512 MiB.
+        const std::size_t budget =
+            opt.slab_budget_bytes
+                ? opt.slab_budget_bytes
+                : std::clamp<std::size_t>(global_products * entry / 2, std::size_t(16) << 20,
+                                          std::size_t(512) << 20);
         const std::int64_t by_budget =
-            std::max<std::int64_t>(1, t.slab_budget / (plan.slab_capacity * entry));
+            std::max<std::int64_t>(1, budget / (plan.slab_capacity * entry));
         plan.num_slabs =
             static_cast<int>(std::min<std::int64_t>({by_budget, t.max_slabs, g.end - g.begin}));
         slab_bytes = plan.num_slabs * plan.slab_capacity * entry;

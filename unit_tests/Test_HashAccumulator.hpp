@@ -8,13 +8,9 @@ namespace {
 using ExecSpace = TEST_EXECSPACE;
 using Dev = spk::device_t<ExecSpace>;
 
-TEST(TEST_CATEGORY, hash_accumulator_tiny) {
-  // Capacity 8, HashMask + LinearProbing: 3 -> slot 3; 11 (11 & 7 = 3) -> 4;
-  // 3 again adds to slot 3; 5 -> 5; 19 (19 & 7 = 3) -> 3, 4, 5 taken -> 6.
-  Kokkos::View<int*, Dev> keys("keys", 8);
-  Kokkos::View<double*, Dev> vals("vals", 8);
-  Kokkos::View<int*, Dev> info("info", 8);
-  spk_test::poison(vals);
+// Kernels live in functions: CUDA lambdas cannot sit in a test body.
+inline void run_tiny(Kokkos::View<int*, Dev> keys, Kokkos::View<double*, Dev> vals,
+                     Kokkos::View<int*, Dev> info) {
   Kokkos::parallel_for(
       "hash_tiny", Kokkos::RangePolicy<ExecSpace>(0, 1), KOKKOS_LAMBDA(const int) {
         using Acc = spk::HashAccumulator<int, double>;
@@ -28,6 +24,36 @@ TEST(TEST_CATEGORY, hash_accumulator_tiny) {
         bool is_new = true;
         info(7) = static_cast<int>(h.insert(11, is_new)) + (is_new ? 100 : 0);
       });
+}
+
+inline int run_concurrent(Kokkos::View<long*, Dev> keys, Kokkos::View<double*, Dev> vals, int n,
+                          int distinct, int cap) {
+  Kokkos::parallel_for(
+      "hash_clear", Kokkos::RangePolicy<ExecSpace>(0, cap), KOKKOS_LAMBDA(const int s) {
+        spk::HashAccumulator<long, double, spk::HashMultiplicative, spk::QuadraticProbing>(
+            keys.data(), vals.data(), cap)
+            .clear(s);
+      });
+  int fresh = 0;
+  Kokkos::parallel_reduce(
+      "hash_concurrent", Kokkos::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const int t, int& count) {
+        const spk::HashAccumulator<long, double, spk::HashMultiplicative, spk::QuadraticProbing> h(
+            keys.data(), vals.data(), cap);
+        count += h.accumulate((t * 7L) % distinct, 1.0) ? 1 : 0;
+      },
+      fresh);
+  return fresh;
+}
+
+TEST(TEST_CATEGORY, hash_accumulator_tiny) {
+  // Capacity 8, HashMask + LinearProbing: 3 -> slot 3; 11 (11 & 7 = 3) -> 4;
+  // 3 again adds to slot 3; 5 -> 5; 19 (19 & 7 = 3) -> 3, 4, 5 taken -> 6.
+  Kokkos::View<int*, Dev> keys("keys", 8);
+  Kokkos::View<double*, Dev> vals("vals", 8);
+  Kokkos::View<int*, Dev> info("info", 8);
+  spk_test::poison(vals);
+  run_tiny(keys, vals, info);
   auto hk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), keys);
   auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), vals);
   auto hi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), info);
@@ -52,21 +78,7 @@ TEST(TEST_CATEGORY, hash_accumulator_concurrent) {
   constexpr int n = 5000, distinct = 97, cap = 128;
   Kokkos::View<long*, Dev> keys("keys", cap);
   Kokkos::View<double*, Dev> vals("vals", cap);
-  Kokkos::parallel_for(
-      "hash_clear", Kokkos::RangePolicy<ExecSpace>(0, cap), KOKKOS_LAMBDA(const int s) {
-        spk::HashAccumulator<long, double, spk::HashMultiplicative, spk::QuadraticProbing>(
-            keys.data(), vals.data(), cap)
-            .clear(s);
-      });
-  int fresh = 0;
-  Kokkos::parallel_reduce(
-      "hash_concurrent", Kokkos::RangePolicy<ExecSpace>(0, n),
-      KOKKOS_LAMBDA(const int t, int& count) {
-        const spk::HashAccumulator<long, double, spk::HashMultiplicative, spk::QuadraticProbing> h(
-            keys.data(), vals.data(), cap);
-        count += h.accumulate((t * 7L) % distinct, 1.0) ? 1 : 0;
-      },
-      fresh);
+  const int fresh = run_concurrent(keys, vals, n, distinct, cap);
   EXPECT_EQ(fresh, distinct);
   auto hk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), keys);
   auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), vals);

@@ -51,10 +51,12 @@ inline std::vector<Config> configs() {
     out.push_back({s ? "auto/sorted" : "auto/unsorted", o});
     o.algorithm = spk::SpgemmAlgorithm::BinnedHash;
     out.push_back({s ? "binned/sorted" : "binned/unsorted", o});
-    // Tiny scratch: most rows go to the global slabs; two threads per team.
+    // Two threads per team in the team and global bins.
     spk::SpgemmOptions t = o;
-    t.max_scratch_bytes = 1000;
     t.team_size = 2;
+    out.push_back({s ? "binned-team2/sorted" : "binned-team2/unsorted", t});
+    // Small scratch: rows beyond 128 slots go to the global slabs.
+    t.max_scratch_bytes = 3000;
     out.push_back({s ? "binned-small-scratch/sorted" : "binned-small-scratch/unsorted", t});
     // One slab for all long rows.
     t.slab_budget_bytes = 1;
@@ -86,6 +88,15 @@ void check_product(const spk::CsrMatrix<S, O, F, spk::HostDevice>& A_h,
     spk::spgemm_symbolic(ExecSpace(), handle, A, B, C);
     ASSERT_EQ(static_cast<long long>(handle.nnz()), static_cast<long long>(ref.nnz()));
     ASSERT_EQ(handle.products(), spk::reference::spgemm_products(A_h, B_h));
+    if (std::getenv("SPK_TEST_VERBOSE")) {
+      std::printf("%s [%s]: algo %d slab dense %d cap %llu slabs %d bins:", what.c_str(), cfg.name,
+                  int(handle.algorithm()), int(handle.plan().slab_dense),
+                  (unsigned long long)handle.plan().slab_capacity, handle.plan().num_slabs);
+      for (auto& b : handle.bins())
+        std::printf(" [g%d 2^%d T%d n=%lld]", b.group, b.log2_capacity, b.team_size,
+                    (long long)(b.end - b.begin));
+      std::printf("\n");
+    }
     spk_test::poison(C.col_idx());
     spk_test::poison(C.values());
     spk::spgemm_numeric(ExecSpace(), handle, A, B, C);

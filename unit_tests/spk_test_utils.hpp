@@ -6,13 +6,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <string>
-#include <vector>
-
 #include <spk_coo_matrix.hpp>
 #include <spk_csr_matrix.hpp>
 #include <spk_generators.hpp>
 #include <spk_mirror.hpp>
+#include <string>
+#include <vector>
 
 namespace spk_test {
 
@@ -28,15 +27,15 @@ inline std::string matrix_dir() {
 inline std::string data_dir() { return SPK_TEST_DATA_DIR; }
 
 /// Skips the calling test when the shared matrices are not there.
-#define SPK_TEST_REQUIRE_MATRIX_DIR()                                             \
-  do {                                                                            \
-    if (spk_test::matrix_dir().empty())                                           \
+#define SPK_TEST_REQUIRE_MATRIX_DIR()                                               \
+  do {                                                                              \
+    if (spk_test::matrix_dir().empty())                                             \
       GTEST_SKIP() << "shared matrices not found (set SPK_MATRIX_DIR to run this)"; \
   } while (0)
 
 /// A few of the real matrices, small enough to run on every backend.
 inline std::vector<std::string> real_matrix_names() {
-  return {"cage10.mtx.gz",   "lhr07.mtx.gz",     "cavity21.mtx.gz",   "p2p-Gnutella04.mtx.gz",
+  return {"cage10.mtx.gz",   "lhr07.mtx.gz",      "cavity21.mtx.gz",      "p2p-Gnutella04.mtx.gz",
           "Oregon-2.mtx.gz", "ca-CondMat.mtx.gz", "PGPgiantcompo.mtx.gz", "wiki-Vote.mtx.gz"};
 }
 
@@ -66,7 +65,7 @@ class TempFile {
 /// values in [-1, 1] with a few explicit zeros.
 template <class S = double, class O = int, class F = int>
 spk::CooMatrix<S, O, F, spk::HostDevice> random_coo(O rows, O cols, F nnz, std::uint64_t seed,
-                                                     O active_rows = -1) {
+                                                    O active_rows = -1) {
   if (active_rows < 0) active_rows = rows;
   spk::CooMatrix<S, O, F, spk::HostDevice> A("random_coo", rows, cols, nnz);
   spk::Impl::SplitMix64 rng(seed);

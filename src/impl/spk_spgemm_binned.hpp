@@ -60,7 +60,8 @@ SpgemmBinnedTuning spgemm_binned_tuning(const ExecSpace& space, const SpgemmOpti
   }
   int lt = spgemm_min_log2;
   while ((std::size_t(2) << lt) * entry_bytes + 64 <= scratch) ++lt;
-  t.max_team_log2 = std::max(lt, t.max_lane_log2);
+  t.max_team_log2 = lt;
+  t.max_lane_log2 = std::min(t.max_lane_log2, lt);
   if (opt.slab_budget_bytes) t.slab_budget = opt.slab_budget_bytes;
   return t;
 }
@@ -106,7 +107,7 @@ void spgemm_bin_histogram(const ExecSpace& space, std::int64_t m, std::int64_t c
         member.team_barrier();
         Kokkos::parallel_for(Kokkos::TeamThreadRange(member, r0, r1), [&](const std::int64_t i) {
           const int b = bin_of(i);
-          if (b >= 0) Kokkos::atomic_increment(&local[b]);
+          if (b >= 0) Kokkos::atomic_add(&local[b], 1LL);
         });
         member.team_barrier();
         Kokkos::parallel_for(Kokkos::TeamThreadRange(member, nb), [&](const int b) {
@@ -270,7 +271,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
                 g.for_products(i, v.arm, v.aci, v.brm, [&](const auto, const auto kb) {
                   if (Kokkos::atomic_exchange(&keys[v.bci(kb)], static_cast<O>(i)) !=
                       static_cast<O>(i))
-                    Kokkos::atomic_increment(counter);
+                    Kokkos::atomic_add(counter, 1LL);
                 });
                 g.barrier();
                 g.single([&]() { counts(i + 1) = *counter; });
@@ -282,7 +283,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
                 g.for_products(i, v.arm, v.aci, v.brm, [&](const auto, const auto kb) {
                   bool is_new;
                   h.insert(v.bci(kb), is_new);
-                  if (is_new) Kokkos::atomic_increment(counter);
+                  if (is_new) Kokkos::atomic_add(counter, 1LL);
                 });
                 g.barrier();
                 g.single([&]() { counts(i + 1) = *counter; });
@@ -334,6 +335,51 @@ KOKKOS_INLINE_FUNCTION void spgemm_numeric_row(const Group& g, const V& v, std::
   g.for_each(n, [&](const std::uint32_t s) {
     cci[s] = keys[s];
     cv[s] = vals[s];
+  });
+}
+
+/// Writes the columns of a dense slab marked with `row` to cci/cv in
+/// increasing order (zeroing their values): each thread takes a contiguous
+/// chunk of columns, its lanes scan it; part[] holds a count per thread.
+template <class Member, class O, class S>
+KOKKOS_INLINE_FUNCTION void spgemm_ordered_extract(const Member& member, const O* keys, S* vals,
+                                                   O row, std::uint64_t ncols, O* cci, S* cv,
+                                                   long long* part) {
+  const int T = member.team_size();
+  const std::uint64_t chunk = (ncols + T - 1) / T;
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, T), [&](const int t) {
+    const std::uint64_t c0 = t * chunk, c1 = c0 + chunk < ncols ? c0 + chunk : ncols;
+    long long k = 0;
+    if (c0 < c1)
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(member, c0, c1),
+          [&](const std::uint64_t c, long long& sum) { sum += keys[c] == row ? 1 : 0; }, k);
+    Kokkos::single(Kokkos::PerThread(member), [&]() { part[t] = k; });
+  });
+  member.team_barrier();
+  Kokkos::single(Kokkos::PerTeam(member), [&]() {
+    long long sum = 0;
+    for (int t = 0; t < T; ++t) {
+      const long long k = part[t];
+      part[t] = sum;
+      sum += k;
+    }
+  });
+  member.team_barrier();
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, T), [&](const int t) {
+    const std::uint64_t c0 = t * chunk, c1 = c0 + chunk < ncols ? c0 + chunk : ncols;
+    const long long base = part[t];
+    if (c0 < c1)
+      Kokkos::parallel_scan(Kokkos::ThreadVectorRange(member, c0, c1),
+                            [&](const std::uint64_t c, long long& pos, const bool final) {
+                              const bool hit = keys[c] == row;
+                              if (final && hit) {
+                                cci[base + pos] = static_cast<O>(c);
+                                cv[base + pos] = vals[c];
+                                vals[c] = S(0);
+                              }
+                              pos += hit ? 1 : 0;
+                            });
   });
 }
 
@@ -389,10 +435,11 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
       Kokkos::parallel_for(
           "spk::spgemm::numeric_global",
           Policy(space, L, bin.team_size, V_)
-              .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(sizeof(long long)))),
+              .set_scratch_size(
+                  0, Kokkos::PerTeam(static_cast<int>(sizeof(long long) * (1 + bin.team_size)))),
           KOKKOS_LAMBDA(const Member& member) {
-            long long* counter =
-                static_cast<long long*>(member.team_scratch(0).get_shmem(sizeof(long long)));
+            long long* counter = static_cast<long long*>(
+                member.team_scratch(0).get_shmem(sizeof(long long) * (1 + member.team_size())));
             O* keys = slab_keys.data() + member.league_rank() * sc;
             S* vals = slab_vals.data() + member.league_rank() * sc;
             const TeamGroup<Member> g{member};
@@ -404,22 +451,34 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
               S* cv = v.cv.data() + start;
               g.single([&]() { *counter = 0; });
               g.barrier();
+              // Dense rows whose sort would cost more than a pass over the
+              // columns come out sorted from an ordered scan of the slab.
+              const double lg = log2_exact(next_pow2(n > 0 ? n : 1));
+              const bool scan = dense && sorted && double(ncols) < 0.25 * n * lg * lg;
               if (dense) {
                 // vals[c] accumulates column c (zero between rows); keys[c]
-                // marks the last row that touched it, its first toucher
-                // appends c to the row of C.
+                // marks the last row that touched it.  Without the scan, the
+                // first toucher appends c to the row of C.
                 g.for_products(i, v.arm, v.aci, v.brm, [&](const auto ka, const auto kb) {
                   const O c = v.bci(kb);
                   Kokkos::atomic_add(&vals[c], v.av(ka) * v.bv(kb));
-                  if (Kokkos::atomic_exchange(&keys[c], static_cast<O>(i)) != static_cast<O>(i))
+                  if (scan)
+                    keys[c] = static_cast<O>(i);
+                  else if (Kokkos::atomic_exchange(&keys[c], static_cast<O>(i)) !=
+                           static_cast<O>(i))
                     cci[Kokkos::atomic_fetch_add(counter, 1LL)] = c;
                 });
                 g.barrier();
-                g.for_each(n, [&](const std::uint32_t s) {
-                  const O c = cci[s];
-                  cv[s] = vals[c];
-                  vals[c] = S(0);
-                });
+                if (scan) {
+                  spgemm_ordered_extract(member, keys, vals, static_cast<O>(i), ncols, cci, cv,
+                                         counter + 1);
+                } else {
+                  g.for_each(n, [&](const std::uint32_t s) {
+                    const O c = cci[s];
+                    cv[s] = vals[c];
+                    vals[c] = S(0);
+                  });
+                }
               } else {
                 std::uint64_t p = 0;
                 Kokkos::parallel_reduce(
@@ -446,9 +505,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
                 });
               }
               g.barrier();
-              if (sorted) {
-                group_bitonic_sort(g, cci, cv, n);
-              }
+              if (sorted && !scan) group_bitonic_sort(g, cci, cv, n);
             }
           });
     }
