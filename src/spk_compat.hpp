@@ -4,7 +4,6 @@
 #pragma once
 
 #include <Kokkos_Core.hpp>
-
 #include <spk_config.hpp>
 
 #if defined(KOKKOS_VERSION) && KOKKOS_VERSION >= 40000
@@ -32,8 +31,7 @@ int concurrency(const ExecSpace& space) {
 
 /// Whether code running in ExecSpace can dereference MemSpace pointers.
 template <class ExecSpace, class MemSpace>
-inline constexpr bool is_accessible_v =
-    Kokkos::SpaceAccessibility<ExecSpace, MemSpace>::accessible;
+inline constexpr bool is_accessible_v = Kokkos::SpaceAccessibility<ExecSpace, MemSpace>::accessible;
 
 /// Whether the execution space runs on the host (Serial, OpenMP, Threads).
 template <class ExecSpace>

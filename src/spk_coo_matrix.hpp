@@ -2,10 +2,9 @@
 #pragma once
 
 #include <limits>
-#include <string>
-
 #include <spk_device.hpp>
 #include <spk_error.hpp>
+#include <string>
 
 namespace spk {
 
@@ -65,8 +64,9 @@ class CooMatrix {
   }
   template <class N>
   static size_t checked_nnz(N nnz) {
-    SPK_REQUIRE(nnz >= 0 && static_cast<unsigned long long>(nnz) <=
-                                static_cast<unsigned long long>(std::numeric_limits<Offset>::max()),
+    SPK_REQUIRE(!Impl::is_negative(nnz) &&
+                    static_cast<unsigned long long>(nnz) <=
+                        static_cast<unsigned long long>(std::numeric_limits<Offset>::max()),
                 Overflow, "CooMatrix: nnz = ", +nnz, " does not fit the offset type (max ",
                 +std::numeric_limits<Offset>::max(), ")");
     return static_cast<size_t>(nnz);

@@ -3,10 +3,9 @@
 
 #include <limits>
 #include <memory>
-#include <string>
-
 #include <spk_device.hpp>
 #include <spk_error.hpp>
+#include <string>
 
 namespace spk {
 
@@ -46,8 +45,8 @@ class CscMatrix {
         values_(values) {
     checked_cols(num_rows, num_cols);
     SPK_REQUIRE(col_map_.extent(0) == static_cast<size_t>(num_cols) + 1, InvalidMatrix,
-                "CscMatrix: col_map has ", col_map_.extent(0), " entries, expected num_cols + 1 = ",
-                static_cast<long long>(num_cols) + 1);
+                "CscMatrix: col_map has ", col_map_.extent(0),
+                " entries, expected num_cols + 1 = ", static_cast<long long>(num_cols) + 1);
     SPK_REQUIRE(row_idx_.extent(0) == values_.extent(0), InvalidMatrix, "CscMatrix: row_idx has ",
                 row_idx_.extent(0), " entries but values has ", values_.extent(0));
     checked_nnz(row_idx_.extent(0));
@@ -68,8 +67,9 @@ class CscMatrix {
   }
   template <class N>
   static size_t checked_nnz(N nnz) {
-    SPK_REQUIRE(nnz >= 0 && static_cast<unsigned long long>(nnz) <=
-                                static_cast<unsigned long long>(std::numeric_limits<Offset>::max()),
+    SPK_REQUIRE(!Impl::is_negative(nnz) &&
+                    static_cast<unsigned long long>(nnz) <=
+                        static_cast<unsigned long long>(std::numeric_limits<Offset>::max()),
                 Overflow, "CscMatrix: nnz = ", +nnz, " does not fit the offset type (max ",
                 +std::numeric_limits<Offset>::max(), ")");
     return static_cast<size_t>(nnz);

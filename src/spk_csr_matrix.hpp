@@ -4,10 +4,9 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
-#include <string>
-
 #include <spk_device.hpp>
 #include <spk_error.hpp>
+#include <string>
 
 namespace spk {
 
@@ -59,8 +58,8 @@ class CsrMatrix {
         values_(values) {
     checked_extent(num_rows, num_cols);
     SPK_REQUIRE(row_map_.extent(0) == static_cast<size_t>(num_rows) + 1, InvalidMatrix,
-                "CsrMatrix: row_map has ", row_map_.extent(0), " entries, expected num_rows + 1 = ",
-                static_cast<long long>(num_rows) + 1);
+                "CsrMatrix: row_map has ", row_map_.extent(0),
+                " entries, expected num_rows + 1 = ", static_cast<long long>(num_rows) + 1);
     SPK_REQUIRE(col_idx_.extent(0) == values_.extent(0), InvalidMatrix, "CsrMatrix: col_idx has ",
                 col_idx_.extent(0), " entries but values has ", values_.extent(0));
     checked_nnz(col_idx_.extent(0));
@@ -85,8 +84,9 @@ class CsrMatrix {
   }
   template <class N>
   static size_t checked_nnz(N nnz) {
-    SPK_REQUIRE(nnz >= 0 && static_cast<unsigned long long>(nnz) <=
-                                static_cast<unsigned long long>(std::numeric_limits<Offset>::max()),
+    SPK_REQUIRE(!Impl::is_negative(nnz) &&
+                    static_cast<unsigned long long>(nnz) <=
+                        static_cast<unsigned long long>(std::numeric_limits<Offset>::max()),
                 Overflow, "CsrMatrix: nnz = ", +nnz, " does not fit the offset type (max ",
                 +std::numeric_limits<Offset>::max(), ")");
     return static_cast<size_t>(nnz);

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace spk {
@@ -55,6 +56,15 @@ class MatrixMarketError : public Error {
 
 namespace Impl {
 
+/// n < 0 without "comparison of unsigned with zero" warnings.
+template <class N>
+constexpr bool is_negative(N n) {
+  if constexpr (std::is_signed_v<N>)
+    return n < 0;
+  else
+    return false;
+}
+
 template <class... Args>
 std::string concat(Args&&... args) {
   std::ostringstream s;
@@ -66,7 +76,7 @@ std::string concat(Args&&... args) {
 }  // namespace spk
 
 /// Throws ExceptionType with the streamed message when cond is false.
-#define SPK_REQUIRE(cond, ExceptionType, ...)                      \
-  do {                                                             \
+#define SPK_REQUIRE(cond, ExceptionType, ...)                           \
+  do {                                                                  \
     if (!(cond)) throw ExceptionType(::spk::Impl::concat(__VA_ARGS__)); \
   } while (0)

@@ -12,11 +12,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <string>
-#include <vector>
-
 #include <spk_csr_matrix.hpp>
 #include <spk_error.hpp>
+#include <string>
+#include <vector>
 
 namespace spk {
 namespace Impl {
@@ -63,8 +62,7 @@ inline long long parse_spec_int(const std::string& spec, const std::string& tok,
 }
 
 template <class O, class F>
-void check_generated_size(const std::string& spec, long long rows, long long cols,
-                          long long nnz) {
+void check_generated_size(const std::string& spec, long long rows, long long cols, long long nnz) {
   SPK_REQUIRE(rows <= std::numeric_limits<O>::max() && cols <= std::numeric_limits<O>::max(),
               Overflow, "generator spec '", spec, "': ", rows, " x ", cols,
               " does not fit the ordinal type (max ", +std::numeric_limits<O>::max(), ")");

@@ -4,12 +4,11 @@
 
 #include <algorithm>
 #include <numeric>
-#include <vector>
-
 #include <spk_coo_matrix.hpp>
 #include <spk_csc_matrix.hpp>
 #include <spk_csr_matrix.hpp>
 #include <spk_mirror.hpp>
+#include <vector>
 
 namespace spk::reference {
 
@@ -91,8 +90,7 @@ HostDense<S> csr_to_dense(const CsrMatrix<S, O, F, D>& A_in) {
   auto A = create_mirror_view_and_copy_host(A_in);
   HostDense<S> out("dense", A.num_rows(), A.num_cols());
   for (O i = 0; i < A.num_rows(); ++i)
-    for (F k = A.row_map()(i); k < A.row_map()(i + 1); ++k)
-      out(i, A.col_idx()(k)) += A.values()(k);
+    for (F k = A.row_map()(i); k < A.row_map()(i + 1); ++k) out(i, A.col_idx()(k)) += A.values()(k);
   return out;
 }
 

@@ -1,11 +1,10 @@
 // Structural checks on sparse matrices, run in parallel on the matrix's space.
 #pragma once
 
-#include <string>
-
 #include <spk_coo_matrix.hpp>
 #include <spk_csc_matrix.hpp>
 #include <spk_csr_matrix.hpp>
+#include <string>
 
 namespace spk {
 namespace Impl {
@@ -38,7 +37,8 @@ long long first_bad_compressed_row(const ExecSpace& space, long long num_rows, l
         if (!ok && r < first) first = r;
       },
       Kokkos::Min<long long>(bad));
-  return bad;
+  // The Min reducer starts from its identity (the largest value), not `bad`.
+  return bad < num_rows ? bad : num_rows;
 }
 
 template <class ExecSpace, class RowMap, class Index>
@@ -119,11 +119,10 @@ void validate(const ExecSpace& space, const CooMatrix<S, O, F, D>& A) {
         if (!ok && k < first) first = k;
       },
       Kokkos::Min<long long>(bad));
-  if (bad == static_cast<long long>(ri.extent(0))) return;
-  throw InvalidMatrix(Impl::concat("CooMatrix: entry ", bad, " at (",
-                                   +Impl::read_element(ri, bad), ", ",
-                                   +Impl::read_element(ci, bad), ") is outside the ", rows, " x ",
-                                   cols, " matrix"));
+  if (bad >= static_cast<long long>(ri.extent(0))) return;
+  throw InvalidMatrix(Impl::concat("CooMatrix: entry ", bad, " at (", +Impl::read_element(ri, bad),
+                                   ", ", +Impl::read_element(ci, bad), ") is outside the ", rows,
+                                   " x ", cols, " matrix"));
 }
 
 template <class M>

@@ -1,0 +1,200 @@
+// perf_convert: Matrix Market reading and format conversions, spk against
+// the serial reference (and Kokkos Kernels' transpose), side by side.
+//
+// Ops: read (spk's parallel reader vs `gzip -dc | scanf` loop), coo_to_csr,
+// csr_to_csc, dense_to_csr.  Effective GB/s counts each input read once and
+// each output written once; on every space the copy bandwidth measured in the
+// same run is reported, and each spk kernel's fraction of it (copy_frac).
+#include <cstdio>
+#include <random>
+#include <spk_perf_common.hpp>
+#include <spk_reference_convert.hpp>
+#if defined(SPK_HAVE_KOKKOSKERNELS)
+#include <spk_kokkoskernels.hpp>
+#endif
+
+namespace {
+
+using namespace spk;
+using S = double;
+using O = int;
+using F = int;
+using HostCsr = CsrMatrix<S, O, F, HostDevice>;
+
+/// The naive baseline: decompress with gzip in a pipe, fscanf each entry.
+long long naive_read(const std::string& path) {
+  const bool gz = Impl::has_suffix(path, ".gz");
+  const std::string cmd = (gz ? "gzip -dc '" : "cat '") + path + "'";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) throw Error("cannot run " + cmd);
+  char line[1024];
+  long long rows = 0, cols = 0, nnz = 0;
+  bool pattern = false;
+  while (std::fgets(line, sizeof line, p)) {
+    if (line[0] == '%') {
+      pattern |= std::string(line).find("pattern") != std::string::npos && line[1] == '%';
+      continue;
+    }
+    std::sscanf(line, "%lld %lld %lld", &rows, &cols, &nnz);
+    break;
+  }
+  std::vector<int> r(nnz), c(nnz);
+  std::vector<double> v(nnz, 1.0);
+  long long k = 0;
+  for (; k < nnz; ++k) {
+    int got = pattern ? std::fscanf(p, "%d %d", &r[k], &c[k])
+                      : std::fscanf(p, "%d %d %lf", &r[k], &c[k], &v[k]);
+    if (got < 2) break;
+  }
+  pclose(p);
+  return k;
+}
+
+template <class ExecSpace>
+void run(const perf::Options& opt, perf::Report& report) {
+  const ExecSpace space;
+  const std::string sp = Impl::space_name<ExecSpace>();
+  using Device = device_t<ExecSpace>;
+  const double copy = perf::copy_gbps(space);
+  report.note("space " + sp + ": copy bandwidth " + perf::json_number(copy) +
+              " GB/s (read + write), concurrency " + std::to_string(space.concurrency()));
+  report.print_header();
+  auto add = [&](perf::Record r) {
+    r.space = sp;
+    if (r.impl.rfind("spk", 0) == 0 && r.gbps > 0)
+      r.numbers.push_back({"copy_frac", r.gbps / copy});
+    report.add(std::move(r));
+  };
+  const int reps = opt.repeat, warm = opt.warmup;
+
+  for (const std::string& name : opt.matrices) {
+    const std::string display = matrix_display_name(name);
+    HostCsr A;
+    if (!is_generator_spec(name)) {
+      // --- read ---------------------------------------------------------
+      const int rr = std::max(1, std::min(reps, 3));
+      MatrixMarketContents<S, O, F> contents;
+      const double ms_read = perf::median_ms(std::min(warm, 1), rr,
+                                             [&] { contents = read_matrix_market<S, O, F>(name); });
+      const double text_bytes = static_cast<double>(Impl::read_file(name).size());
+      const long long stored = contents.header.entries;
+      perf::Record r{"read",
+                     display,
+                     "spk",
+                     sp,
+                     contents.header.rows,
+                     contents.header.cols,
+                     stored,
+                     ms_read,
+                     text_bytes / (ms_read * 1e6)};
+      r.strings.push_back({"note", "text bytes/s, to COO"});
+      add(r);
+      const double ms_base = perf::median_ms(std::min(warm, 1), rr, [&] { naive_read(name); });
+      perf::Record b{"read",
+                     display,
+                     "gzip|scanf",
+                     sp,
+                     contents.header.rows,
+                     contents.header.cols,
+                     stored,
+                     ms_base,
+                     text_bytes / (ms_base * 1e6)};
+      b.numbers.push_back({"spk_speedup", ms_base / ms_read});
+      add(b);
+      A = coo_to_csr(Kokkos::DefaultHostExecutionSpace(), contents.coo);
+    } else {
+      A = generate<S, O, F>(name);
+    }
+    const long long m = A.num_rows(), n = A.num_cols(), nnz = A.nnz();
+    const auto Ad = create_mirror_view_and_copy(Device(), A);
+
+    // --- coo_to_csr: entries in random order ---------------------------
+    {
+      auto coo_h = reference::csr_to_coo(A);
+      std::mt19937_64 rng(42);
+      for (long long k = nnz - 1; k > 0; --k) {
+        const long long j = static_cast<long long>(rng() % static_cast<unsigned long long>(k + 1));
+        std::swap(coo_h.row_idx()(k), coo_h.row_idx()(j));
+        std::swap(coo_h.col_idx()(k), coo_h.col_idx()(j));
+        std::swap(coo_h.values()(k), coo_h.values()(j));
+      }
+      const auto coo_d = create_mirror_view_and_copy(Device(), coo_h);
+      const double bytes = nnz * (2.0 * sizeof(O) + sizeof(S)) + nnz * (sizeof(O) + sizeof(S)) +
+                           (m + 1.0) * sizeof(F);
+      const double ms = perf::median_ms(warm, reps, [&] {
+        auto C = coo_to_csr(space, coo_d);
+        space.fence();
+      });
+      add({"coo_to_csr", display, "spk", sp, m, n, nnz, ms, bytes / (ms * 1e6)});
+      const double ms_ref = perf::median_ms(std::min(warm, 1), std::max(1, std::min(reps, 3)),
+                                            [&] { reference::coo_to_csr(coo_h); });
+      add({"coo_to_csr", display, "serial", "host", m, n, nnz, ms_ref, bytes / (ms_ref * 1e6)});
+    }
+
+    // --- csr_to_csc -----------------------------------------------------
+    {
+      const double bytes = 2.0 * nnz * (sizeof(O) + sizeof(S)) + (m + n + 2.0) * sizeof(F);
+      const double ms = perf::median_ms(warm, reps, [&] {
+        auto C = csr_to_csc(space, Ad);
+        space.fence();
+      });
+      add({"csr_to_csc", display, "spk", sp, m, n, nnz, ms, bytes / (ms * 1e6)});
+#if defined(SPK_HAVE_KOKKOSKERNELS)
+      const auto kk = to_kokkos_kernels(Ad);
+      const double ms_kk = perf::median_ms(warm, reps, [&] {
+        auto T = Impl::kk_transpose_matrix(kk);
+        space.fence();
+      });
+      add({"csr_to_csc", display, "kokkos-kernels", sp, m, n, nnz, ms_kk, bytes / (ms_kk * 1e6)});
+#endif
+      const double ms_ref = perf::median_ms(std::min(warm, 1), std::max(1, std::min(reps, 3)),
+                                            [&] { reference::csr_to_csc(A); });
+      add({"csr_to_csc", display, "serial", "host", m, n, nnz, ms_ref, bytes / (ms_ref * 1e6)});
+    }
+
+    // --- dense_to_csr (when the dense form fits in 256 MB) ---------------
+    if (static_cast<double>(m) * n * sizeof(S) <= 256.0 * (1 << 20)) {
+      const auto dense = csr_to_dense(space, Ad);
+      const auto dense_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dense);
+      const double bytes = static_cast<double>(m) * n * sizeof(S) + nnz * (sizeof(O) + sizeof(S)) +
+                           (m + 1.0) * sizeof(F);
+      const double ms = perf::median_ms(warm, reps, [&] {
+        auto C = dense_to_csr<O, F>(space, dense);
+        space.fence();
+      });
+      add({"dense_to_csr", display, "spk", sp, m, n, nnz, ms, bytes / (ms * 1e6)});
+      const double ms_ref = perf::median_ms(std::min(warm, 1), std::max(1, std::min(reps, 3)),
+                                            [&] { reference::dense_to_csr<O, F>(dense_h); });
+      add({"dense_to_csr", display, "serial", "host", m, n, nnz, ms_ref, bytes / (ms_ref * 1e6)});
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  spk::perf::set_thread_placement();
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  auto opt = spk::perf::parse_args(
+      argc, argv,
+      "[MATRIX|SPEC|DIR ...] [--repeat N] [--warmup N] [--space S] [--json FILE] [--quick]");
+  if (opt.matrices.empty()) {
+    opt.matrices = opt.quick ? std::vector<std::string>{"poisson2d:300", "poisson3d:40",
+                                                        "random:200000:200000:8", "rmat:16:8",
+                                                        "random:4000:4000:400"}
+                             : std::vector<std::string>{"poisson2d:1000", "poisson3d:100",
+                                                        "random:1000000:1000000:8", "rmat:20:8",
+                                                        "random:5000:5000:500"};
+    if (const auto dir = spk::perf::shared_matrix_dir(); !dir.empty())
+      for (const auto& f : spk::perf::matrix_files(dir)) opt.matrices.push_back(f);
+  }
+  spk::perf::Report report(opt);
+  try {
+    spk::perf::with_space(opt.space, [&](auto space) { run<decltype(space)>(opt, report); });
+  } catch (const std::exception& e) {
+    std::cerr << "perf_convert: error: " << e.what() << "\n";
+    return 1;
+  }
+  report.write_json();
+  return 0;
+}

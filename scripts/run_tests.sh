@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Builds spk and runs the whole test suite:
+#   - unit tests on every enabled Kokkos backend (serial.*, openmp.*, cuda.*),
+#     host tests (io.*, generators.*), the command-line checks and the examples;
+#   - then installs spk and builds + runs the out-of-tree example against the
+#     installed package with find_package(spk).
+# Dependencies come from scripts/install_deps.sh unless Kokkos_ROOT is set
+# (e.g. to a CUDA build of Kokkos).  Extra CMake arguments: SPK_CMAKE_ARGS.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${SPK_BUILD_DIR:-$root/build-tests}
+jobs=${SPK_JOBS:-$(nproc)}
+
+if [ -n "${Kokkos_ROOT:-}" ]; then
+  prefix=$Kokkos_ROOT
+else
+  prefix=$("$root/scripts/install_deps.sh" | tail -n 1)
+fi
+
+echo "== configure ($build, Kokkos from $prefix)"
+# shellcheck disable=SC2086
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_INSTALL_PREFIX="$build/install" \
+  -DSPK_ENABLE_TESTS=ON -DSPK_ENABLE_EXAMPLES=ON -DSPK_ENABLE_PERF_TESTS=ON \
+  ${SPK_CMAKE_ARGS:-} >"$build.configure.log" 2>&1 || { cat "$build.configure.log"; exit 1; }
+grep -E "^-- spk:" "$build.configure.log" || true
+
+echo "== build"
+cmake --build "$build" -j "$jobs"
+
+echo "== install, then build the out-of-tree example against the installed spk"
+cmake --install "$build" >/dev/null
+cmake -S "$root/examples/basic" -B "$build/example-out-of-tree" -G Ninja \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$build/install;$prefix" >/dev/null
+cmake --build "$build/example-out-of-tree" -j "$jobs"
+"$build/example-out-of-tree/spk_example_basic" poisson3d:20
+
+echo "== tests"
+cd "$build"
+ctest --output-on-failure --timeout 1800

@@ -1,0 +1,289 @@
+// Kernels behind spk_convert.hpp.
+#pragma once
+
+#include <impl/spk_segmented_sort.hpp>
+#include <spk_coo_matrix.hpp>
+#include <spk_csc_matrix.hpp>
+#include <spk_csr_matrix.hpp>
+
+namespace spk::Impl {
+
+template <class ExecSpace, class DeviceLike>
+void check_access(const char* what) {
+  using MemSpace = typename device_t<DeviceLike>::memory_space;
+  static_assert(is_accessible_v<ExecSpace, MemSpace>,
+                "spk: the execution space cannot access the matrix's memory space; copy the "
+                "matrix first (spk::create_mirror_view_and_copy)");
+  (void)what;
+}
+
+/// In-place exclusive scan of v[0, n]; v(n) must hold 0 on entry or be a
+/// count too.  Returns the total.
+template <class ExecSpace, class View>
+typename View::non_const_value_type exclusive_scan(const ExecSpace& space, const View& v,
+                                                   long long n) {
+  using T = typename View::non_const_value_type;
+  T total = 0;
+  Kokkos::parallel_scan(
+      "spk::exclusive_scan", Kokkos::RangePolicy<ExecSpace>(space, 0, n + 1),
+      KOKKOS_LAMBDA(const long long i, T& update, const bool final) {
+        const T x = v(i);
+        if (final) v(i) = update;
+        update += x;
+      },
+      total);
+  return total;
+}
+
+/// Compares entry numbers by (key(a), a): sorts by key, ties in entry order.
+template <class Keys>
+struct KeyThenIndexLess {
+  Keys key;
+  template <class I>
+  KOKKOS_INLINE_FUNCTION bool operator()(const I a, const I b) const {
+    return key(a) < key(b) || (key(a) == key(b) && a < b);
+  }
+};
+
+/// Compares entry numbers directly (their order is row-major order).
+struct IndexLess {
+  template <class I>
+  KOKKOS_INLINE_FUNCTION bool operator()(const I a, const I b) const {
+    return a < b;
+  }
+};
+
+/// Buckets entries by a "major" index: map gets the bucket pointers and
+/// perm the entry numbers of each bucket, sorted by `less`.
+template <class ExecSpace, class Map, class MajorOf, class Perm, class Less>
+void bucket_entries(const ExecSpace& space, long long num_major, long long nnz, const Map& map,
+                    const MajorOf& major_of, const Perm& perm, const Less& less) {
+  using F = typename Map::non_const_value_type;
+  Kokkos::parallel_for(
+      "spk::bucket::count", Kokkos::RangePolicy<ExecSpace>(space, 0, nnz),
+      KOKKOS_LAMBDA(const long long k) { Kokkos::atomic_add(&map(major_of(k) + 1), F(1)); });
+  // map(0) = 0 and map(i + 1) = count(i): a scan of map gives the pointers.
+  Kokkos::parallel_scan(
+      "spk::bucket::scan", Kokkos::RangePolicy<ExecSpace>(space, 0, num_major + 1),
+      KOKKOS_LAMBDA(const long long i, F& update, const bool final) {
+        update += map(i);
+        if (final) map(i) = update;
+      });
+  Map cursor(Kokkos::ViewAllocateWithoutInitializing("spk::bucket::cursor"), num_major + 1);
+  Kokkos::deep_copy(space, cursor, map);
+  Kokkos::parallel_for(
+      "spk::bucket::scatter", Kokkos::RangePolicy<ExecSpace>(space, 0, nnz),
+      KOKKOS_LAMBDA(const long long k) {
+        const F p = Kokkos::atomic_fetch_add(&cursor(major_of(k)), F(1));
+        perm(p) = static_cast<typename Perm::non_const_value_type>(k);
+      });
+  segmented_sort(space, map, num_major, perm, less);
+}
+
+template <class ExecSpace, class S, class O, class F, class D>
+CsrMatrix<S, O, F, D> coo_to_csr(const ExecSpace& space, const CooMatrix<S, O, F, D>& A,
+                                 bool drop_zeros) {
+  using Matrix = CsrMatrix<S, O, F, D>;
+  const long long m = A.num_rows(), nnz = A.nnz();
+  auto ri = A.row_idx();
+  auto ci = A.col_idx();
+  auto va = A.values();
+  typename Matrix::row_map_type bucket("spk::coo_to_csr::bucket", m + 1);
+  Kokkos::View<F*, D> perm(Kokkos::ViewAllocateWithoutInitializing("spk::coo_to_csr::perm"), nnz);
+  bucket_entries(
+      space, m, nnz, bucket, KOKKOS_LAMBDA(const long long k) { return ri(k); }, perm,
+      KeyThenIndexLess<decltype(ci)>{ci});
+
+  // Count the kept entries of each row (distinct columns, minus zero sums).
+  typename Matrix::row_map_type row_map("spk::coo_to_csr::row_map", m + 1);
+  Kokkos::parallel_for(
+      "spk::coo_to_csr::count", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
+      KOKKOS_LAMBDA(const long long i) {
+        F kept = 0;
+        for (F p = bucket(i); p < bucket(i + 1);) {
+          const O c = ci(perm(p));
+          S sum = 0;
+          for (; p < bucket(i + 1) && ci(perm(p)) == c; ++p) sum += va(perm(p));
+          kept += !(drop_zeros && sum == S(0));
+        }
+        row_map(i) = kept;
+      });
+  const F total = exclusive_scan(space, row_map, m);
+  Matrix C(
+      A.num_rows(), A.num_cols(), row_map,
+      typename Matrix::index_type(Kokkos::ViewAllocateWithoutInitializing("csr.col_idx"), total),
+      typename Matrix::values_type(Kokkos::ViewAllocateWithoutInitializing("csr.values"), total));
+  auto cc = C.col_idx();
+  auto cv = C.values();
+  Kokkos::parallel_for(
+      "spk::coo_to_csr::fill", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
+      KOKKOS_LAMBDA(const long long i) {
+        F o = row_map(i);
+        for (F p = bucket(i); p < bucket(i + 1);) {
+          const O c = ci(perm(p));
+          S sum = 0;
+          for (; p < bucket(i + 1) && ci(perm(p)) == c; ++p) sum += va(perm(p));
+          if (drop_zeros && sum == S(0)) continue;
+          cc(o) = c;
+          cv(o) = sum;
+          ++o;
+        }
+      });
+  return C;
+}
+
+// (No deduced return types around KOKKOS_LAMBDA: nvcc forbids them.)
+template <class Ordinal, class Offset, class ExecSpace, class DenseView>
+CsrMatrix<typename DenseView::non_const_value_type, Ordinal, Offset,
+          typename DenseView::device_type>
+dense_to_csr(const ExecSpace& space, const DenseView& dense) {
+  using S = typename DenseView::non_const_value_type;
+  using D = typename DenseView::device_type;
+  using Matrix = CsrMatrix<S, Ordinal, Offset, D>;
+  const long long m = dense.extent(0), n = dense.extent(1);
+  SPK_REQUIRE(m <= std::numeric_limits<Ordinal>::max() && n <= std::numeric_limits<Ordinal>::max(),
+              Overflow, "dense_to_csr: ", m, " x ", n, " does not fit the ordinal type");
+  typename Matrix::row_map_type row_map("spk::dense_to_csr::row_map", m + 1);
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  const int team = is_host_space_v<ExecSpace> ? 1 : 128;
+  const int vec = 1;
+  Kokkos::parallel_for(
+      "spk::dense_to_csr::count", Policy(space, m, team, vec), KOKKOS_LAMBDA(const Member& t) {
+        const long long i = t.league_rank();
+        long long count = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(t, n),
+            [&](const long long j, long long& c) { c += dense(i, j) != S(0); }, count);
+        Kokkos::single(Kokkos::PerTeam(t), [&]() { row_map(i) = static_cast<Offset>(count); });
+      });
+  // Offsets may overflow: sum in 64 bits first.
+  long long total = 0;
+  Kokkos::parallel_reduce(
+      "spk::dense_to_csr::total", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
+      KOKKOS_LAMBDA(const long long i, long long& s) { s += row_map(i); }, total);
+  SPK_REQUIRE(total <= static_cast<long long>(std::numeric_limits<Offset>::max()), Overflow,
+              "dense_to_csr: ", total, " nonzeros do not fit the offset type (max ",
+              +std::numeric_limits<Offset>::max(), ")");
+  exclusive_scan(space, row_map, m);
+  Matrix C(
+      static_cast<Ordinal>(m), static_cast<Ordinal>(n), row_map,
+      typename Matrix::index_type(Kokkos::ViewAllocateWithoutInitializing("csr.col_idx"), total),
+      typename Matrix::values_type(Kokkos::ViewAllocateWithoutInitializing("csr.values"), total));
+  auto cc = C.col_idx();
+  auto cv = C.values();
+  Kokkos::parallel_for(
+      "spk::dense_to_csr::fill", Policy(space, m, team, vec), KOKKOS_LAMBDA(const Member& t) {
+        const long long i = t.league_rank();
+        const Offset base = row_map(i);
+        // Ordered compaction: a team scan gives each nonzero its slot.
+        Kokkos::parallel_scan(Kokkos::TeamThreadRange(t, n),
+                              [&](const long long j, long long& slot, const bool final) {
+                                const S x = dense(i, j);
+                                if (x != S(0)) {
+                                  if (final) {
+                                    cc(base + slot) = static_cast<Ordinal>(j);
+                                    cv(base + slot) = x;
+                                  }
+                                  ++slot;
+                                }
+                              });
+      });
+  return C;
+}
+
+template <class ExecSpace, class S, class O, class F, class D>
+CooMatrix<S, O, F, D> csr_to_coo(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A) {
+  CooMatrix<S, O, F, D> C("coo", A.num_rows(), A.num_cols(), A.nnz());
+  auto rm = A.row_map();
+  auto ri = C.row_idx();
+  Kokkos::parallel_for(
+      "spk::csr_to_coo::rows", Kokkos::RangePolicy<ExecSpace>(space, 0, A.num_rows()),
+      KOKKOS_LAMBDA(const long long i) {
+        for (F k = rm(i); k < rm(i + 1); ++k) ri(k) = static_cast<O>(i);
+      });
+  Kokkos::deep_copy(space, C.col_idx(), A.col_idx());
+  Kokkos::deep_copy(space, C.values(), A.values());
+  return C;
+}
+
+template <class Map, class Idx, class Val>
+struct Compressed {
+  Map map;
+  Idx idx;
+  Val val;
+};
+
+/// Transposes a compressed structure (n_major × n_minor, pointers over the
+/// major index) into one over the minor index; minor-bucket entries come out
+/// in ascending major order (stable for duplicates).
+template <class ExecSpace, class O, class Map, class Idx, class Val>
+Compressed<Map, Idx, Val> transpose_compressed(const ExecSpace& space, O n_major, O n_minor,
+                                               const Map& map, const Idx& idx, const Val& val) {
+  using F = typename Map::non_const_value_type;
+  using D = typename Map::device_type;
+  const long long nnz = idx.extent(0);
+  Map t_map("spk::transpose::map", static_cast<size_t>(n_minor) + 1);
+  Kokkos::View<F*, D> perm(Kokkos::ViewAllocateWithoutInitializing("spk::transpose::perm"), nnz);
+  bucket_entries(
+      space, n_minor, nnz, t_map, KOKKOS_LAMBDA(const long long k) { return idx(k); }, perm,
+      IndexLess{});
+  // Major index of each entry: expand the pointers, then gather.
+  Idx major_of(Kokkos::ViewAllocateWithoutInitializing("spk::transpose::major"), nnz);
+  Kokkos::parallel_for(
+      "spk::transpose::expand", Kokkos::RangePolicy<ExecSpace>(space, 0, n_major),
+      KOKKOS_LAMBDA(const long long i) {
+        for (F k = map(i); k < map(i + 1); ++k) major_of(k) = static_cast<O>(i);
+      });
+  Idx t_idx(Kokkos::ViewAllocateWithoutInitializing("spk::transpose::idx"), nnz);
+  Val t_val(Kokkos::ViewAllocateWithoutInitializing("spk::transpose::val"), nnz);
+  Kokkos::parallel_for(
+      "spk::transpose::gather", Kokkos::RangePolicy<ExecSpace>(space, 0, nnz),
+      KOKKOS_LAMBDA(const long long p) {
+        const F k = perm(p);
+        t_idx(p) = major_of(k);
+        t_val(p) = val(k);
+      });
+  return Compressed<Map, Idx, Val>{t_map, t_idx, t_val};
+}
+
+template <class ExecSpace, class S, class O, class F, class D>
+Kokkos::View<S**, Kokkos::LayoutRight, typename CsrMatrix<S, O, F, D>::device_type> csr_to_dense(
+    const ExecSpace& space, const CsrMatrix<S, O, F, D>& A) {
+  Kokkos::View<S**, Kokkos::LayoutRight, typename CsrMatrix<S, O, F, D>::device_type> out(
+      "dense", A.num_rows(), A.num_cols());
+  auto rm = A.row_map();
+  auto ci = A.col_idx();
+  auto va = A.values();
+  Kokkos::parallel_for(
+      "spk::csr_to_dense", Kokkos::RangePolicy<ExecSpace>(space, 0, A.num_rows()),
+      KOKKOS_LAMBDA(const long long i) {
+        for (F k = rm(i); k < rm(i + 1); ++k) out(i, ci(k)) += va(k);
+      });
+  return out;
+}
+
+template <class ExecSpace, class O, class RowMap, class Idx, class Val>
+void sort_rows(const ExecSpace& space, O num_rows, const RowMap& rm, const Idx& ci, const Val& va) {
+  using F = typename RowMap::non_const_value_type;
+  using D = typename RowMap::device_type;
+  const long long nnz = ci.extent(0);
+  if (num_rows == 0 || nnz == 0) return;
+  Kokkos::View<F*, D> perm(Kokkos::ViewAllocateWithoutInitializing("spk::sort_rows::perm"), nnz);
+  Kokkos::parallel_for(
+      "spk::sort_rows::iota", Kokkos::RangePolicy<ExecSpace>(space, 0, nnz),
+      KOKKOS_LAMBDA(const long long k) { perm(k) = static_cast<F>(k); });
+  segmented_sort(space, rm, num_rows, perm, KeyThenIndexLess<Idx>{ci});
+  auto ci_old = Kokkos::create_mirror(typename D::memory_space(), ci);
+  auto va_old = Kokkos::create_mirror(typename D::memory_space(), va);
+  Kokkos::deep_copy(space, ci_old, ci);
+  Kokkos::deep_copy(space, va_old, va);
+  Kokkos::parallel_for(
+      "spk::sort_rows::gather", Kokkos::RangePolicy<ExecSpace>(space, 0, nnz),
+      KOKKOS_LAMBDA(const long long p) {
+        ci(p) = ci_old(perm(p));
+        va(p) = va_old(perm(p));
+      });
+}
+
+}  // namespace spk::Impl

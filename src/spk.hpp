@@ -1,0 +1,16 @@
+// spk: sparse linear algebra on Kokkos.  Include this for everything.
+#pragma once
+
+#include <spk_compat.hpp>
+#include <spk_config.hpp>
+#include <spk_convert.hpp>
+#include <spk_coo_matrix.hpp>
+#include <spk_csc_matrix.hpp>
+#include <spk_csr_matrix.hpp>
+#include <spk_device.hpp>
+#include <spk_error.hpp>
+#include <spk_generators.hpp>
+#include <spk_load.hpp>
+#include <spk_matrix_market.hpp>
+#include <spk_mirror.hpp>
+#include <spk_validate.hpp>
