@@ -4,11 +4,11 @@
 // the historical baselines (CSR×CSC dot products, dense output) where they
 // fit.  Prints a table and writes JSON records (one per matrix and impl).
 //
-//   perf_spgemm [--space serial|openmp|cuda] [--repeat N] [--warmup N]
-//               [--json FILE] [--no-baselines] [--check] MATRIX...
-// MATRIX: a generator spec (poisson2d:N, poisson3d:N, random:R:C:K[:SEED],
-// rmat:SCALE:EF[:SEED]) or a Matrix Market file (.mtx or .mtx.gz); no
-// matrix: the default suite.
+//   perf_spgemm [MATRIX|SPEC|DIR ...] [--space serial|openmp|cuda] [--repeat N]
+//               [--warmup N] [--json FILE] [--quick] [--no-baselines] [--check]
+// (the common perf options, spk_perf_common.hpp).  No matrix: the default
+// suite, generated matrices plus the real ones of $SPK_MATRIX_DIR.  --check
+// compares spk's C with the serial reference (exit code 2 on a mismatch).
 //
 // Times are medians over the repeats after warm-up: symbolic, numeric and
 // total (ms = total, including C's and all buffers' allocation).  GFLOP/s =
@@ -16,8 +16,6 @@
 // product held at once beyond its inputs (C included), from Kokkos's
 // allocation hooks (spk, Kokkos Kernels) or from the cudaMalloc calls
 // (cuSPARSE).
-#include <zlib.h>
-
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <chrono>
@@ -29,6 +27,7 @@
 #include <map>
 #include <spk_csc_matrix.hpp>
 #include <spk_generators.hpp>
+#include <spk_perf_common.hpp>
 #include <spk_reference_convert.hpp>
 #include <spk_reference_spgemm.hpp>
 #include <spk_spgemm.hpp>
@@ -55,86 +54,26 @@ using HostCsr = spk::CsrMatrix<S, O, F, spk::HostDevice>;
 // ---- options ----------------------------------------------------------------
 
 struct Options {
-  std::string space = "default";
-  int repeat = 5, warmup = 1;
-  std::string json;
+  spk::perf::Options common;
   bool baselines = true, check = false;
-  std::vector<std::string> matrices;
+  int warmup = 1, repeat = 5;
 };
 
-const std::vector<std::string> default_suite = {
-    "poisson2d:1000",    "poisson3d:100",    "random:1000000:1000000:8", "rmat:18:16",
-    "rmat:20:8",         "cage11.mtx.gz",    "TSOPF_RS_b39_c30.mtx.gz",  "poisson3Da.mtx.gz",
-    "G3_circuit.mtx.gz", "wiki-Vote.mtx.gz", "ca-CondMat.mtx.gz",        "delaunay_n16.mtx.gz",
-    "Maragal_6.mtx.gz"};
-
-// ---- a small Matrix Market reader (coordinate, real/integer/pattern) -------
-
-HostCsr read_matrix_market(const std::string& path) {
-  gzFile f = gzopen(path.c_str(), "rb");
-  SPK_REQUIRE(f, spk::Error, path, ": cannot open");
-  std::vector<char> buf(1 << 16);
-  auto getline = [&](std::string& line) {
-    line.clear();
-    while (gzgets(f, buf.data(), static_cast<int>(buf.size()))) {
-      line += buf.data();
-      if (!line.empty() && line.back() == '\n') return true;
-    }
-    return !line.empty();
-  };
-  std::string line;
-  SPK_REQUIRE(getline(line), spk::Error, path, ": empty file");
-  std::string lower = line;
-  std::transform(lower.begin(), lower.end(), lower.begin(), ::tolower);
-  SPK_REQUIRE(lower.rfind("%%matrixmarket matrix coordinate", 0) == 0, spk::Error, path,
-              ": not a coordinate Matrix Market file");
-  const bool pattern = lower.find("pattern") != std::string::npos;
-  const bool symmetric =
-      lower.find("symmetric") != std::string::npos || lower.find("hermitian") != std::string::npos;
-  const bool skew = lower.find("skew-symmetric") != std::string::npos;
-  SPK_REQUIRE(lower.find("complex") == std::string::npos, spk::Error, path,
-              ": complex matrices are not supported here");
-  while (getline(line) && (line.empty() || line[0] == '%')) {
-  }
-  long long rows = 0, cols = 0, entries = 0;
-  SPK_REQUIRE(std::sscanf(line.c_str(), "%lld %lld %lld", &rows, &cols, &entries) == 3, spk::Error,
-              path, ": bad size line");
-  std::vector<std::vector<std::pair<O, S>>> r(rows);
-  for (long long e = 0; e < entries; ++e) {
-    SPK_REQUIRE(getline(line), spk::Error, path, ": ", e, " of ", entries, " entries");
-    long long i, j;
-    double v = 1;
-    const int got = std::sscanf(line.c_str(), "%lld %lld %lf", &i, &j, &v);
-    SPK_REQUIRE(got >= (pattern ? 2 : 3), spk::Error, path, ": bad entry '", line, "'");
-    r[i - 1].emplace_back(static_cast<O>(j - 1), v);
-    if ((symmetric || skew) && i != j) r[j - 1].emplace_back(static_cast<O>(i - 1), skew ? -v : v);
-  }
-  gzclose(f);
-  for (auto& row : r) {  // sort, sum duplicates
-    std::sort(row.begin(), row.end(), [](auto& a, auto& b) { return a.first < b.first; });
-    size_t w = 0;
-    for (size_t q = 0; q < row.size(); ++q) {
-      if (w > 0 && row[w - 1].first == row[q].first)
-        row[w - 1].second += row[q].second;
-      else
-        row[w++] = row[q];
-    }
-    row.resize(w);
-  }
-  return spk::reference::csr_from_rows<S, O, F>(static_cast<O>(rows), static_cast<O>(cols), r);
-}
-
-std::string matrix_dir() {
-  const char* env = std::getenv("SPK_MATRIX_DIR");
-  if (env && *env) return env;
-  return SPK_PERF_MATRIX_DIR;
-}
-
-HostCsr load(const std::string& spec) {
-  if (spk::is_generator_spec(spec)) return spk::generate<S, O, F>(spec);
-  std::ifstream probe(spec);
-  if (probe) return read_matrix_market(spec);
-  return read_matrix_market(matrix_dir() + "/" + spec);
+/// Generated matrices of the suite, then the real ones from $SPK_MATRIX_DIR.
+std::vector<std::string> default_suite(bool quick) {
+  std::vector<std::string> s =
+      quick ? std::vector<std::string>{"poisson2d:300", "poisson3d:40", "random:100000:100000:8",
+                                       "rmat:14:8"}
+            : std::vector<std::string>{"poisson2d:1000", "poisson3d:100",
+                                       "random:1000000:1000000:8", "rmat:18:16", "rmat:20:8"};
+  const std::string dir = spk::perf::shared_matrix_dir();
+  if (!dir.empty())
+    for (const char* name :
+         {"cage11.mtx.gz", "TSOPF_RS_b39_c30.mtx.gz", "poisson3Da.mtx.gz", "G3_circuit.mtx.gz",
+          "wiki-Vote.mtx.gz", "ca-CondMat.mtx.gz", "delaunay_n16.mtx.gz", "Maragal_6.mtx.gz"})
+      if (std::filesystem::exists(dir + "/" + name) && !(quick && name[0] == 'G'))
+        s.push_back(dir + "/" + name);
+  return s;
 }
 
 // ---- timing and memory --------------------------------------------------------
@@ -319,6 +258,8 @@ long long cusparse_spgemm(cusparseHandle_t handle, const DevCsr<Kokkos::Cuda>& A
 }
 #endif
 
+bool check_failed = false;
+
 template <class ExecSpace>
 std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCsr& B_h,
                             std::uint64_t products, const std::string& name) {
@@ -348,6 +289,20 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
     spk::SpgemmHandle<O, F, ExecSpace> h;
     DevCsr<ExecSpace> C;
     spk::spgemm_symbolic(space, h, A, B, C);
+    {
+      // One more run with phase timing, for the note of the "spk" record.
+      spk::SpgemmOptions o;
+      o.time_phases = true;
+      spk::SpgemmHandle<O, F, ExecSpace> ht(o);
+      DevCsr<ExecSpace> Ct;
+      spk::spgemm_symbolic(space, ht, A, B, Ct);
+      spk::spgemm_numeric(space, ht, A, B, Ct);
+      std::ostringstream note;
+      note.precision(3);
+      note << "phases(ms)";
+      for (const auto& [phase, ms] : ht.phase_times()) note << " " << phase << "=" << ms;
+      out[0].note = note.str();
+    }
     Result r = measure("spk-numeric-reuse", opt, [&](double& s, double& n, long long& nnz) {
       const double t0 = now_ms();
       spk::spgemm_numeric(space, h, A, B, C);
@@ -372,9 +327,9 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
            std::abs(C.values()(k) - ref.values()(k)) <=
                1e-12 * std::max(1.0, std::abs(ref.values()(k)));
     for (O i = 0; ok && i <= ref.num_rows(); ++i) ok = C.row_map()(i) == ref.row_map()(i);
-    std::printf("  check %s: spk %s the serial reference\n", name.c_str(),
+    std::printf("# check %s: spk %s the serial reference\n", name.c_str(),
                 ok ? "matches" : "DOES NOT MATCH");
-    if (!ok) std::exit(2);
+    if (!ok) check_failed = true;
   }
 
 #if defined(SPK_HAVE_KOKKOSKERNELS)
@@ -436,7 +391,7 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
       out.push_back(r);
     }
     const double mn = double(A.num_rows()) * double(B.num_cols());
-    if (mn <= 2.5e7) {
+    if (mn <= (spk::Impl::is_host_space_v<ExecSpace> ? 2.5e7 : 1.5e8)) {
       auto Bc = spk::create_mirror_view_and_copy(space, spk::reference::csr_to_csc(B_h));
       out.push_back(measure("baseline-dot-csr-csc", opt, [&](double& s, double& n, long long& nnz) {
         const double t0 = now_ms();
@@ -456,52 +411,22 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
   return out;
 }
 
-void write_json(std::FILE* f, bool& first, const std::string& name, const HostCsr& A,
-                const std::string& space, std::uint64_t products, const Result& r) {
-  // Bytes: A and B read once per use (each product reads one entry of B),
-  // C written once: (nnz(A) + products + nnz(C)) · (index + value).
-  const double bytes = (double(A.nnz()) + double(products) + double(std::max(0LL, r.nnz_c))) *
-                       (sizeof(O) + sizeof(S));
-  const double s = r.total_ms * 1e-3;
-  std::fprintf(f,
-               "%s\n  {\"op\": \"spgemm\", \"matrix\": \"%s\", \"rows\": %d, \"cols\": %d, "
-               "\"nnz\": %lld, \"impl\": \"%s\", \"space\": \"%s\", \"ms\": %.6g, \"gbps\": %.6g, "
-               "\"gflops\": %.6g, \"symbolic_ms\": %.6g, \"numeric_ms\": %.6g, \"products\": %llu, "
-               "\"nnz_c\": %lld, \"peak_bytes\": %lld, \"note\": \"%s\"}",
-               first ? "" : ",", name.c_str(), A.num_rows(), A.num_cols(), (long long)A.nnz(),
-               r.impl.c_str(), space.c_str(), r.total_ms, s > 0 ? bytes / s * 1e-9 : 0,
-               s > 0 ? 2.0 * double(products) / s * 1e-9 : 0, r.symbolic_ms, r.numeric_ms,
-               (unsigned long long)products, r.nnz_c, r.peak_bytes, r.note.c_str());
-  first = false;
-}
-
 template <class ExecSpace>
-int run_space(const Options& opt) {
+void run_space(const Options& opt, spk::perf::Report& report) {
   const std::string space = spk::Impl::space_name<ExecSpace>();
-  std::FILE* json = opt.json.empty() ? nullptr : std::fopen(opt.json.c_str(), "w");
-  bool first = true;
-  if (json) std::fprintf(json, "[");
-  std::printf("%-28s %-22s %10s %10s %10s %9s %12s %12s %s\n", "matrix", "impl", "sym_ms", "num_ms",
-              "total_ms", "GFLOP/s", "nnz_c", "peak_MB", "vs_cusparse");
-  for (const std::string& spec : opt.matrices) {
+  for (const std::string& spec : opt.common.matrices) {
     HostCsr A_h;
     try {
-      A_h = load(spec);
+      A_h = spk::load_csr<S, O, F>(spec);
     } catch (const std::exception& e) {
-      std::printf("%-28s skipped: %s\n", spec.c_str(), e.what());
+      report.note(spec + " skipped: " + e.what());
       continue;
     }
     const bool square = A_h.num_rows() == A_h.num_cols();
-    const HostCsr B_h = square ? A_h : spk::reference::transpose(A_h);
-    const std::string name = spec + (square ? "" : " (A*At)");
+    const HostCsr B_h = square ? A_h : spk::transpose(A_h);
+    const std::string name = spk::matrix_display_name(spec) + (square ? "" : " (A*At)");
     const std::uint64_t products = spk::reference::spgemm_products(A_h, B_h);
-    std::vector<Result> results;
-    try {
-      results = run_all<ExecSpace>(opt, A_h, B_h, products, name);
-    } catch (const std::exception& e) {
-      std::printf("%-28s failed: %s\n", name.c_str(), e.what());
-      continue;
-    }
+    std::vector<Result> results = run_all<ExecSpace>(opt, A_h, B_h, products, name);
     double cusparse_ms = 0;
     long long spk_nnz = -1;
     for (const Result& r : results) {
@@ -510,88 +435,90 @@ int run_space(const Options& opt) {
     }
     for (const Result& r : results) {
       if (r.total_ms < 0) {
-        std::printf("%-28s %-22s %s\n", name.c_str(), r.impl.c_str(), r.note.c_str());
+        report.note(name + " " + r.impl + " " + r.note);
         continue;
       }
-      std::printf("%-28s %-22s %10.3f %10.3f %10.3f %9.2f %12lld %12.1f", name.c_str(),
-                  r.impl.c_str(), r.symbolic_ms, r.numeric_ms, r.total_ms,
-                  2.0 * double(products) / (r.total_ms * 1e-3) * 1e-9, r.nnz_c,
-                  r.peak_bytes / 1048576.0);
-      if (cusparse_ms > 0) std::printf(" %8.2fx", cusparse_ms / r.total_ms);
+      spk::perf::Record rec;
+      rec.op = "spgemm";
+      rec.matrix = name;
+      rec.impl = r.impl;
+      rec.space = space;
+      rec.rows = A_h.num_rows();
+      rec.cols = A_h.num_cols();
+      rec.nnz = A_h.nnz();
+      rec.ms = r.total_ms;
+      // Bytes: A read once, one entry of B per product, C written once.
+      const double bytes = (double(A_h.nnz()) + double(products) + double(std::max(0LL, r.nnz_c))) *
+                           (sizeof(O) + sizeof(S));
+      rec.gbps = bytes / (r.total_ms * 1e6);
+      rec.gflops = 2.0 * double(products) / (r.total_ms * 1e6);
+      rec.numbers = {{"symbolic_ms", r.symbolic_ms},
+                     {"numeric_ms", r.numeric_ms},
+                     {"products", double(products)},
+                     {"nnz_c", double(r.nnz_c)}};
+      if (r.peak_bytes >= 0) rec.numbers.push_back({"peak_bytes", double(r.peak_bytes)});
+      if (cusparse_ms > 0) rec.numbers.push_back({"speedup_vs_cusparse", cusparse_ms / r.total_ms});
       if (r.nnz_c != spk_nnz && r.impl != "baseline-dense-output")
-        std::printf("  (nnz differs from spk!)");
-      if (!r.note.empty()) std::printf("  %s", r.note.c_str());
-      std::printf("\n");
-      if (json) write_json(json, first, name, A_h, space, products, r);
+        rec.strings.push_back({"warning", "nnz_c differs from spk"});
+      if (!r.note.empty()) rec.strings.push_back({"note", r.note});
+      report.add(rec);
     }
-    std::fflush(stdout);
   }
-  if (json) {
-    std::fprintf(json, "\n]\n");
-    std::fclose(json);
-  }
-  return 0;
 }
 
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  spk::perf::set_thread_placement();
   Kokkos::initialize(argc, argv);
   int rc = 0;
-  {
+  try {
     Kokkos::Tools::Experimental::set_allocate_data_callback(&MemTracker::on_alloc);
     Kokkos::Tools::Experimental::set_deallocate_data_callback(&MemTracker::on_free);
     Options opt;
-    for (int i = 1; i < argc; ++i) {
+    std::vector<char*> args;
+    for (int i = 0; i < argc; ++i) {
       const std::string a = argv[i];
-      auto next = [&]() -> std::string {
-        SPK_REQUIRE(i + 1 < argc, spk::Error, a, " needs a value");
-        return argv[++i];
-      };
-      if (a == "--space")
-        opt.space = next();
-      else if (a == "--repeat")
-        opt.repeat = std::stoi(next());
-      else if (a == "--warmup")
-        opt.warmup = std::stoi(next());
-      else if (a == "--json")
-        opt.json = next();
+      if (a == "--check")
+        opt.check = true;
       else if (a == "--no-baselines")
         opt.baselines = false;
-      else if (a == "--check")
-        opt.check = true;
-      else if (a.rfind("--kokkos", 0) == 0)
-        continue;
-      else if (a == "--help" || a == "-h") {
-        std::printf(
-            "perf_spgemm [--space serial|openmp|cuda] [--repeat N] [--warmup N] [--json FILE]\n"
-            "            [--no-baselines] [--check] MATRIX...\n");
-        Kokkos::finalize();
-        return 0;
-      } else
-        opt.matrices.push_back(a);
+      else
+        args.push_back(argv[i]);
     }
-    if (opt.matrices.empty()) opt.matrices = default_suite;
-    if (opt.space == "default") opt.space = spk::Impl::space_name<Kokkos::DefaultExecutionSpace>();
-    if (false) {
+    bool warmup_given = false, repeat_given = false;
+    for (char* a : args) {
+      warmup_given |= std::string(a).rfind("--warmup", 0) == 0;
+      repeat_given |= std::string(a).rfind("--repeat", 0) == 0;
     }
-#if defined(KOKKOS_ENABLE_CUDA)
-    else if (opt.space == "cuda")
-      rc = run_space<Kokkos::Cuda>(opt);
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-    else if (opt.space == "openmp")
-      rc = run_space<Kokkos::OpenMP>(opt);
-#endif
-#if defined(KOKKOS_ENABLE_SERIAL)
-    else if (opt.space == "serial")
-      rc = run_space<Kokkos::Serial>(opt);
-#endif
-    else {
-      std::fprintf(stderr, "perf_spgemm: space '%s' is not enabled in this build\n",
-                   opt.space.c_str());
-      rc = 1;
+    opt.common = spk::perf::parse_args(
+        static_cast<int>(args.size()), args.data(),
+        "[MATRIX|SPEC|DIR ...] [--repeat N] [--warmup N] [--space serial|openmp|cuda] "
+        "[--json FILE] [--quick] [--check] [--no-baselines]");
+    // SpGEMM runs are long: fewer repeats than the harness default.
+    if (!repeat_given) opt.common.repeat = 5;
+    if (!warmup_given) opt.common.warmup = 1;
+    opt.repeat = opt.common.repeat;
+    opt.warmup = opt.common.warmup;
+    if (opt.common.matrices.empty()) opt.common.matrices = default_suite(opt.common.quick);
+    spk::perf::Report report(opt.common);
+    spk::perf::with_space(opt.common.space, [&](auto space) {
+      using ExecSpace = decltype(space);
+      report.note(std::string("perf_spgemm: C = A*A (A*At for rectangular A), fp64, int/int; "
+                              "ms = median total incl. allocation; space ") +
+                  spk::Impl::space_name<ExecSpace>() + ", concurrency " +
+                  std::to_string(space.concurrency()));
+      report.print_header();
+      run_space<ExecSpace>(opt, report);
+    });
+    report.write_json();
+    if (check_failed) {
+      std::fprintf(stderr, "perf_spgemm: --check found a mismatch\n");
+      rc = 2;
     }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "perf_spgemm: %s\n", e.what());
+    rc = 1;
   }
   Kokkos::finalize();
   return rc;

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <impl/spk_spgemm_common.hpp>
 #include <limits>
 #include <spk_csc_matrix.hpp>
 #include <spk_csr_matrix.hpp>
@@ -19,24 +20,6 @@
 #include <vector>
 
 namespace spk {
-namespace Impl {
-
-template <class F>
-void require_fits_offset(std::uint64_t nnz, std::uint64_t products, const char* who) {
-  SPK_REQUIRE(nnz <= static_cast<std::uint64_t>(std::numeric_limits<F>::max()), Overflow, who,
-              ": C has ", nnz, " nonzeros (", products,
-              " products), more than the offset type holds (max ", +std::numeric_limits<F>::max(),
-              "); use a wider Offset");
-}
-
-template <class MA, class MB>
-void require_product_shapes(const MA& A, const MB& B, const char* who) {
-  SPK_REQUIRE(A.num_cols() == B.num_rows(), ShapeMismatch, who, ": A is ", +A.num_rows(), " x ",
-              +A.num_cols(), " but B is ", +B.num_rows(), " x ", +B.num_cols(),
-              " (A's columns must match B's rows)");
-}
-
-}  // namespace Impl
 
 namespace reference {
 

@@ -26,6 +26,21 @@
 namespace spk {
 namespace Impl {
 
+/// Records phase times in the handle when its options ask for them.
+template <class ExecSpace, class Handle>
+struct SpgemmPhaseTimer {
+  const ExecSpace& space;
+  const Handle& handle;
+  Kokkos::Timer timer;
+  SpgemmPhaseTimer(const ExecSpace& s, const Handle& h) : space(s), handle(h) {}
+  void operator()(const char* phase) {
+    if (!handle.options().time_phases) return;
+    space.fence();
+    handle.add_phase_time(phase, timer.seconds() * 1e3);
+    timer.reset();
+  }
+};
+
 template <class ExecSpace, class S, class O, class F, class DA, class DB, class DC>
 SpgemmViews<S, O, F, device_t<ExecSpace>> spgemm_views(const CsrMatrix<S, O, F, DA>& A,
                                                        const CsrMatrix<S, O, F, DB>& B,
@@ -69,9 +84,12 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
                             CsrMatrix<S, O, F, DC>, CsrMatrix<S, O, F, HD>>();
   Impl::require_product_shapes(A, B, "spk::spgemm_symbolic");
   const SpgemmOptions& opt = handle.options();
+  handle.clear_phase_times();
+  Impl::SpgemmPhaseTimer<ExecSpace, Handle> mark(space, handle);
   if (opt.validate_inputs) {
     validate(space, A);
     validate(space, B);
+    mark("symbolic.validate");
   }
   const std::int64_t m = A.num_rows();
   const std::uint64_t ncols = static_cast<std::uint64_t>(B.num_cols());
@@ -91,6 +109,7 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
                                                                B.row_map(), products, max_row)
                                     : 0;
   const SpgemmAlgorithm algo = Impl::spgemm_resolve<ExecSpace>(opt.algorithm);
+  mark("symbolic.count_products");
 
   // 2. Distinct columns per row into counts(i + 1).
   Kokkos::View<std::int64_t*, Dev> counts("spk::spgemm::row_counts", m + 1);
@@ -119,6 +138,7 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
       plan.perm = typename Handle::perm_type(
           Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::perm"), m);
       bins = Impl::spgemm_bin_rows(space, m, ncols, products, plan.perm, t);
+      mark("symbolic.bin_rows");
       if (!bins.empty() && bins.back().group == 2) {
         // Slabs for the rows whose tables do not fit scratch: dense when B is
         // not much wider than the largest such table.
@@ -161,6 +181,7 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
       Impl::spgemm_binned_symbolic(space, v, plan.perm, bins, counts, products, ncols, t,
                                    plan.slab_capacity, plan.num_slabs, plan.slab_dense);
     }
+    mark("symbolic.count_columns");
   }
 
   // 3. Row pointers: scanned in 64 bits and checked before C is allocated.
@@ -172,6 +193,7 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
         if (final) counts(i) = sum;
       },
       nnz_c);
+  mark("symbolic.scan");
   Impl::require_fits_offset<F>(static_cast<std::uint64_t>(nnz_c), total, "spk::spgemm_symbolic");
   typename Handle::row_map_type row_map(
       Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.row_map"), m + 1);
@@ -186,6 +208,7 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
                Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.values"), nnz_c));
   plan.row_map_c = row_map;
   space.fence();
+  mark("symbolic.allocate_c");
   handle.set_result(algo, total, max_row, static_cast<std::uint64_t>(nnz_c), std::move(bins),
                     slab_bytes);
 }
@@ -220,6 +243,7 @@ void spgemm_numeric(const ExecSpace& space, const SpgemmHandle<O, F, HD>& handle
   const std::uint64_t ncols = static_cast<std::uint64_t>(B.num_cols());
   const bool sorted = handle.options().sort == SpgemmSort::Sorted;
   const auto v = Impl::spgemm_views<ExecSpace>(A, B, C);
+  Impl::SpgemmPhaseTimer<ExecSpace, SpgemmHandle<O, F, HD>> mark(space, handle);
   if constexpr (Impl::is_host_space_v<ExecSpace>) {
     if (handle.algorithm() == SpgemmAlgorithm::ThreadDense) {
       Impl::SpgemmThreadPlan<ExecSpace> tp;
@@ -237,6 +261,7 @@ void spgemm_numeric(const ExecSpace& space, const SpgemmHandle<O, F, HD>& handle
                                 plan.num_slabs, plan.slab_dense, sorted);
   }
   space.fence();
+  mark("numeric");
 }
 
 /// spgemm_symbolic in C's execution space.

@@ -37,6 +37,8 @@ struct SpgemmOptions {
   std::size_t slab_budget_bytes = 0;
   /// Threads per team of the BinnedHash team kernels.  0: backend default.
   int team_size = 0;
+  /// Fence after each phase and keep its time (SpgemmHandle::phase_times).
+  bool time_phases = false;
 };
 
 namespace Impl {
@@ -87,6 +89,14 @@ class SpgemmHandle {
   const std::vector<Impl::SpgemmBin>& bins() const noexcept { return bins_; }
   /// Bytes of the per-thread or per-team global slabs used by numeric.
   std::size_t slab_bytes() const noexcept { return slab_bytes_; }
+  /// (phase, ms) of the last symbolic and numeric, when options().time_phases.
+  const std::vector<std::pair<std::string, double>>& phase_times() const noexcept {
+    return phase_times_;
+  }
+  void clear_phase_times() const { phase_times_.clear(); }
+  void add_phase_time(const std::string& phase, double ms) const {
+    phase_times_.emplace_back(phase, ms);
+  }
 
   // ---- implementation state, written by spgemm_symbolic -------------------
   struct Plan {
@@ -121,6 +131,7 @@ class SpgemmHandle {
   std::uint64_t products_ = 0, max_row_products_ = 0, nnz_c_ = 0;
   std::vector<Impl::SpgemmBin> bins_;
   std::size_t slab_bytes_ = 0;
+  mutable std::vector<std::pair<std::string, double>> phase_times_;
 };
 
 }  // namespace spk

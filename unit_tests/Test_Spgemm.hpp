@@ -2,6 +2,8 @@
 // the serial Gustavson reference on random matrices with the awkward cases
 // (empty rows, dense rows, rows too long for scratch, rectangular and
 // 0-sized shapes, power-law graphs), numeric reuse, and offset overflow.
+#include <spk_convert.hpp>
+#include <spk_matrix_market.hpp>
 #include <spk_reference_convert.hpp>
 #include <spk_reference_spgemm.hpp>
 #include <spk_spgemm.hpp>
@@ -77,11 +79,16 @@ inline std::vector<Config> configs() {
 /// compares with the reference (pattern exact, values to 1e-12).
 template <class S, class O, class F>
 void check_product(const spk::CsrMatrix<S, O, F, spk::HostDevice>& A_h,
-                   const spk::CsrMatrix<S, O, F, spk::HostDevice>& B_h, const std::string& what) {
+                   const spk::CsrMatrix<S, O, F, spk::HostDevice>& B_h, const std::string& what,
+                   bool few_configs = false) {
   const auto ref = spk::reference::spgemm(A_h, B_h);
   auto A = spk::create_mirror_view_and_copy(ExecSpace(), A_h);
   auto B = spk::create_mirror_view_and_copy(ExecSpace(), B_h);
   for (const Config& cfg : configs()) {
+    const std::string cname = cfg.name;
+    if (few_configs && cname != "auto/sorted" && cname != "binned/sorted" &&
+        cname != "binned-small-scratch/unsorted")
+      continue;
     SCOPED_TRACE(what + " [" + cfg.name + "]");
     spk::SpgemmHandle<O, F, ExecSpace> handle(cfg.options);
     spk::CsrMatrix<S, O, F, ExecSpace> C;
@@ -170,7 +177,7 @@ TEST(TEST_CATEGORY, spgemm_generated) {
   auto G = spk::rmat<double, int, int>(11, 8, 3);
   check_product(G, G, "rmat:11:8 squared");
   auto R = spk::random_uniform<double, int, int>(700, 500, 9, 5);
-  check_product(R, spk::reference::transpose(R), "random A * A^T");
+  check_product(R, spk::transpose(R), "random A * A^T");
 }
 
 TEST(TEST_CATEGORY, spgemm_64bit_offsets) {
@@ -181,7 +188,7 @@ TEST(TEST_CATEGORY, spgemm_64bit_offsets) {
   check_product(A, B, "int64 ordinals and offsets");
   auto A2 = spk::reference::coo_to_csr(
       spk_test::random_coo<double, int, std::int64_t>(300, 280, 2000, 33));
-  check_product(A2, spk::reference::transpose(A2), "int64 offsets");
+  check_product(A2, spk::transpose(A2), "int64 offsets");
 }
 
 TEST(TEST_CATEGORY, spgemm_numeric_reuse) {
@@ -261,6 +268,20 @@ TEST(TEST_CATEGORY, spgemm_offset_overflow) {
   Short A2 = spk::reference::csr_from_rows<double, int, short>(2000, 10, dense_rows(2000, 10));
   Short B2 = spk::reference::csr_from_rows<double, int, short>(10, 10, dense_rows(10, 10));
   check_product(A2, B2, "200000 products, 16-bit offsets");
+}
+
+TEST(TEST_CATEGORY, spgemm_real_matrices) {
+  // C = A·A for the square matrices, A·Aᵀ for the rectangular ones.
+  SPK_TEST_REQUIRE_MATRIX_DIR();
+  std::vector<std::string> names = spk_test::real_matrix_names();
+  names.push_back("Maragal_6.mtx.gz");
+  for (const std::string& name : names) {
+    const std::string path = spk_test::join(spk_test::matrix_dir(), name);
+    if (!std::filesystem::exists(path)) continue;
+    const auto A = spk::read_csr<double, int, int>(path);
+    const auto B = A.num_rows() == A.num_cols() ? A : spk::transpose(A);
+    check_product(A, B, name, true);
+  }
 }
 
 }  // namespace

@@ -341,6 +341,8 @@ KOKKOS_INLINE_FUNCTION void spgemm_numeric_row(const Group& g, const V& v, std::
 /// Writes the columns of a dense slab marked with `row` to cci/cv in
 /// increasing order (zeroing their values): each thread takes a contiguous
 /// chunk of columns, its lanes scan it; part[] holds a count per thread.
+/// Vector ranges start at 0 (Kokkos 4.6's CUDA vector scan ignores a range's
+/// start).
 template <class Member, class O, class S>
 KOKKOS_INLINE_FUNCTION void spgemm_ordered_extract(const Member& member, const O* keys, S* vals,
                                                    O row, std::uint64_t ncols, O* cci, S* cv,
@@ -349,11 +351,11 @@ KOKKOS_INLINE_FUNCTION void spgemm_ordered_extract(const Member& member, const O
   const std::uint64_t chunk = (ncols + T - 1) / T;
   Kokkos::parallel_for(Kokkos::TeamThreadRange(member, T), [&](const int t) {
     const std::uint64_t c0 = t * chunk, c1 = c0 + chunk < ncols ? c0 + chunk : ncols;
+    const int len = c0 < c1 ? static_cast<int>(c1 - c0) : 0;
     long long k = 0;
-    if (c0 < c1)
-      Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(member, c0, c1),
-          [&](const std::uint64_t c, long long& sum) { sum += keys[c] == row ? 1 : 0; }, k);
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(member, len),
+        [&](const int q, long long& sum) { sum += keys[c0 + q] == row ? 1 : 0; }, k);
     Kokkos::single(Kokkos::PerThread(member), [&]() { part[t] = k; });
   });
   member.team_barrier();
@@ -368,18 +370,19 @@ KOKKOS_INLINE_FUNCTION void spgemm_ordered_extract(const Member& member, const O
   member.team_barrier();
   Kokkos::parallel_for(Kokkos::TeamThreadRange(member, T), [&](const int t) {
     const std::uint64_t c0 = t * chunk, c1 = c0 + chunk < ncols ? c0 + chunk : ncols;
+    const int len = c0 < c1 ? static_cast<int>(c1 - c0) : 0;
     const long long base = part[t];
-    if (c0 < c1)
-      Kokkos::parallel_scan(Kokkos::ThreadVectorRange(member, c0, c1),
-                            [&](const std::uint64_t c, long long& pos, const bool final) {
-                              const bool hit = keys[c] == row;
-                              if (final && hit) {
-                                cci[base + pos] = static_cast<O>(c);
-                                cv[base + pos] = vals[c];
-                                vals[c] = S(0);
-                              }
-                              pos += hit ? 1 : 0;
-                            });
+    Kokkos::parallel_scan(Kokkos::ThreadVectorRange(member, len),
+                          [&](const int q, long long& pos, const bool final) {
+                            const std::uint64_t c = c0 + q;
+                            const bool hit = keys[c] == row;
+                            if (final && hit) {
+                              cci[base + pos] = static_cast<O>(c);
+                              cv[base + pos] = vals[c];
+                              vals[c] = S(0);
+                            }
+                            pos += hit ? 1 : 0;
+                          });
   });
 }
 

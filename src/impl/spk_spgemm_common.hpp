@@ -4,10 +4,29 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
+#include <spk_error.hpp>
 #include <spk_hash_accumulator.hpp>
 #include <type_traits>
 
 namespace spk::Impl {
+
+/// Throws spk::Overflow when nnz(C) does not fit the offset type F.
+template <class F>
+void require_fits_offset(std::uint64_t nnz, std::uint64_t products, const char* who) {
+  SPK_REQUIRE(nnz <= static_cast<std::uint64_t>(std::numeric_limits<F>::max()), Overflow, who,
+              ": C has ", nnz, " nonzeros (", products,
+              " products), more than the offset type holds (max ", +std::numeric_limits<F>::max(),
+              "); use a wider Offset");
+}
+
+/// Throws spk::ShapeMismatch unless A's columns match B's rows.
+template <class MA, class MB>
+void require_product_shapes(const MA& A, const MB& B, const char* who) {
+  SPK_REQUIRE(A.num_cols() == B.num_rows(), ShapeMismatch, who, ": A is ", +A.num_rows(), " x ",
+              +A.num_cols(), " but B is ", +B.num_rows(), " x ", +B.num_cols(),
+              " (A's columns must match B's rows)");
+}
 
 /// Capacity of the hash table of a row with `bound` distinct columns at most
 /// (bound = min(products, columns of B)): a power of two with fill <= 0.8.
