@@ -18,6 +18,7 @@ struct Command {
 
 int run_info(const std::vector<std::string>& args);
 int run_convert(const std::vector<std::string>& args);
+int run_spmv(const std::vector<std::string>& args);
 
 /// Every subcommand, in the order `spk --help` lists them.
 inline const std::vector<Command>& commands() {
@@ -27,6 +28,12 @@ inline const std::vector<Command>& commands() {
        "convert IN OUT                  any Matrix Market file -> coordinate real "
        "general (.mtx or .mtx.gz by OUT's suffix)",
        run_convert},
+      {"spmv",
+       "spmv A [-x X] -o Y [--space S] [--algorithm automatic|scalar|vector|merge_path] "
+       "[--transpose] [--repeat N]\n"
+       "                                y = A·x (x: Matrix Market, default all ones; "
+       "Y: Matrix Market array)",
+       run_spmv},
   };
   return all;
 }
