@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <spk.hpp>
+#include <spk_execution_spaces.hpp>
 #include <string>
 #include <vector>
 
@@ -43,37 +44,17 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// The execution spaces this build can run on, e.g. " serial openmp".
-inline std::string enabled_spaces() {
-  std::string s;
-#if defined(KOKKOS_ENABLE_SERIAL)
-  s += " serial";
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-  s += " openmp";
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-  s += " cuda";
-#endif
-  return s;
-}
+/// The execution spaces this build can run on.
+inline std::string enabled_spaces() { return enabled_space_names(); }
 
 /// Calls f(ExecSpace()) for the execution space named on the command line
 /// ("serial", "openmp", "cuda"; "default" = Kokkos' default).
 template <class F>
 int with_space(const std::string& name, F&& f) {
-  if (name == "default" || name.empty()) return f(Kokkos::DefaultExecutionSpace());
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if (name == "serial") return f(Kokkos::Serial());
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-  if (name == "openmp") return f(Kokkos::OpenMP());
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-  if (name == "cuda") return f(Kokkos::Cuda());
-#endif
-  throw UsageError("execution space '" + name +
-                   "' is not enabled in this build (enabled:" + enabled_spaces() + ")");
+  if (!is_enabled_space(name))
+    throw UsageError("execution space '" + name +
+                     "' is not enabled in this build (enabled:" + enabled_space_names() + ")");
+  return with_execution_space(name, std::forward<F>(f));
 }
 
 }  // namespace spk::cli

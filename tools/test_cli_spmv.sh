@@ -4,23 +4,8 @@
 set -u
 spk=$1
 data=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-check() {  # check NAME EXPECTED_EXIT REGEX -- command...
-  local name=$1 want=$2 regex=$3
-  shift 4
-  local out
-  out=$("$@" 2>&1)
-  local got=$?
-  if [ "$got" != "$want" ] || ! grep -qE -- "$regex" <<<"$out"; then
-    echo "FAIL $name (exit $got, want $want; output must match '$regex')"
-    echo "$out" | sed 's/^/    /'
-    fails=$((fails + 1))
-  else
-    echo "ok   $name"
-  fi
-}
+# shellcheck source=tools/cli_check.sh
+. "$(dirname "$0")/cli_check.sh"
 values() { grep -v '^%' "$1" | tail -n +2 | tr '\n' ' '; }  # the numbers of an array file
 # A = [1 0 2 0; 0 0 0 0; 0 3 0 4]
 cat >"$tmp/A.mtx" <<'MTX'
