@@ -189,7 +189,7 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
           shapes.push_back(o);
         }
       for (int items :
-           host ? std::vector<int>{1000, 10000, 100000} : std::vector<int>{4, 8, 16, 32, 64}) {
+           host ? std::vector<int>{1000, 10000, 100000} : std::vector<int>{2, 4, 8, 16, 32}) {
         spk::SpmvOptions o;
         o.algorithm = spk::SpmvAlgorithm::merge_path;
         o.merge_path_items = items;
