@@ -3,8 +3,10 @@
 # the spk spmv CLI checks, the CG example and perf_spmv over the suite.
 # Binaries are built on the workstation (CUDA Kokkos 4.6 + Kokkos Kernels 4.6
 # with cuSPARSE, sm_90) and carried in $D with the shared matrices:
-#   build-dev/bc/t (Test_Spmv for serial + cuda), build-cuda/perf_tests/perf_spmv,
-#   build-cuda/examples/cg/spk_example_cg, build-cuda/tools/spk
+#   build-cuda/unit_tests/spk_unit_tests (or t: Test_Spmv.hpp alone, which
+#   builds faster), build-cuda/perf_tests/perf_spmv,
+#   build-cuda/examples/cg/spk_example_cg, build-cuda/tools/spk,
+#   tools/test_cli_spmv.sh, and ../shared/matrices as $D/matrices
 # Usage (repository root on the device machine):
 #   bash .carry/spmv/spmv_device_run.sh [perf_spmv extra args]
 D=${D:-.carry/spmv}
@@ -15,7 +17,10 @@ export SPK_MATRIX_DIR=$D/matrices
 export OMP_PROC_BIND=false
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$OUT/gpu.txt"
 echo "== unit tests (cuda)"
-timeout 200 "$D/t" --gtest_filter='cuda.*' > "$OUT/unit_cuda.log" 2>&1
+# spk_unit_tests of a CUDA build, or a test binary of Test_Spmv.hpp alone (t).
+tests=$D/spk_unit_tests
+[ -x "$tests" ] || tests=$D/t
+timeout 200 "$tests" --gtest_filter='cuda.spmv_*' > "$OUT/unit_cuda.log" 2>&1
 echo "unit tests rc=$?"; grep -E "^\[  (PASSED|FAILED)|tests ran|Failure" "$OUT/unit_cuda.log" | head -20
 echo "== spk spmv CLI (cuda)"
 timeout 60 bash "$D/test_cli_spmv.sh" "$D/spk" unit_tests/data > "$OUT/cli.log" 2>&1
