@@ -1,0 +1,322 @@
+// perf_dist: distributed SpMV and SpGEMM under mpirun, per phase, with the
+// load balance and the bytes sent; side by side with PETSc's MatMult /
+// MatMatMult on the same matrix, rank count and row layout when spk is
+// built with PETSc (CPU builds).
+//
+//   mpirun -np P perf_dist [MATRIX|SPEC ...] [--op spmv|spgemm|both]
+//          [--partition rows|nnz] [--petsc 0|1] [--repeat N] [--warmup N]
+//          [--space serial|openmp|cuda] [--json FILE]
+//
+// Times are the maximum over ranks of each repeat (a barrier before each),
+// median over repeats.  Phase times are means over the repeats, maximum
+// over ranks.  Bytes for SpMV: matrix (values, column indices, row
+// pointers) + x + y, once; bytes sent: all ranks' halo messages.
+#include <mpi.h>
+
+#include <spk_dist.hpp>
+#include <spk_perf_common.hpp>
+
+#if defined(SPK_HAVE_PETSC)
+#include <petscmat.h>
+#endif
+
+namespace {
+
+using S = double;
+using O = int;
+using F = int;
+namespace dist = spk::dist;
+
+template <class Fn>
+double dist_median_ms(MPI_Comm comm, int warmup, int repeat, Fn&& f) {
+  for (int i = 0; i < warmup; ++i) f();
+  std::vector<double> t;
+  for (int i = 0; i < repeat; ++i) {
+    MPI_Barrier(comm);
+    const auto b = std::chrono::steady_clock::now();
+    f();
+    double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - b).count();
+    t.push_back(dist::Impl::allreduce_max(comm, ms));
+  }
+  std::sort(t.begin(), t.end());
+  return repeat % 2 ? t[repeat / 2] : 0.5 * (t[repeat / 2 - 1] + t[repeat / 2]);
+}
+
+struct Balance {
+  double max_rows, mean_rows, max_nnz, mean_nnz;
+  long long max_ghosts;
+};
+
+template <class M>
+Balance balance(const M& A) {
+  MPI_Comm c = A.comm();
+  const int p = A.row_layout().num_ranks();
+  const double rows = A.row_layout().local_size(), nnz = A.local_nnz();
+  return {dist::Impl::allreduce_max(c, rows), dist::Impl::allreduce_sum(c, rows) / p,
+          dist::Impl::allreduce_max(c, nnz), dist::Impl::allreduce_sum(c, nnz) / p,
+          dist::Impl::allreduce_max(c, A.num_ghosts())};
+}
+
+void add_balance(spk::perf::Record& r, const Balance& b) {
+  r.numbers.push_back({"max_rows_per_rank", b.max_rows});
+  r.numbers.push_back({"mean_rows_per_rank", b.mean_rows});
+  r.numbers.push_back({"max_nnz_per_rank", b.max_nnz});
+  r.numbers.push_back({"mean_nnz_per_rank", b.mean_nnz});
+  r.numbers.push_back({"nnz_imbalance", b.mean_nnz > 0 ? b.max_nnz / b.mean_nnz : 1});
+  r.numbers.push_back({"max_ghosts_per_rank", static_cast<double>(b.max_ghosts)});
+}
+
+#if defined(SPK_HAVE_PETSC)
+#define SPK_PETSC(call)                                             \
+  do {                                                              \
+    if ((call) != 0) throw spk::Error("PETSc call failed: " #call); \
+  } while (0)
+
+/// The same rows in a PETSc MPIAIJ matrix (same row and column layout).
+template <class M>
+Mat petsc_matrix(const M& A) {
+  auto R = A.local_rows_global();
+  std::vector<PetscInt> i(R.num_rows() + 1), j(R.nnz());
+  for (size_t k = 0; k < i.size(); ++k) i[k] = R.row_map()(k);
+  for (size_t k = 0; k < j.size(); ++k) j[k] = R.col_idx()(k);
+  Mat P;
+  SPK_PETSC(MatCreateMPIAIJWithArrays(A.comm(), A.row_layout().local_size(),
+                                      A.col_layout().local_size(), A.num_rows(), A.num_cols(),
+                                      i.data(), j.data(), R.values().data(), &P));
+  return P;
+}
+#endif
+
+template <class Space>
+void run_matrix(const Space& space, const spk::perf::Options& opt, spk::perf::Report& report,
+                const std::string& spec, MPI_Comm comm) {
+  using Dev = spk::device_t<Space>;
+  using DM = dist::DistCsrMatrix<S, O, F, Dev>;
+  const int me = dist::Impl::comm_rank(comm), np = dist::Impl::comm_size(comm);
+  const std::string part_name = opt.extra.count("partition") ? opt.extra.at("partition") : "rows";
+  const auto part = part_name == "nnz" ? dist::Partition::nnz : dist::Partition::rows;
+  const std::string op = opt.extra.count("op") ? opt.extra.at("op") : "both";
+  const bool petsc = !opt.extra.count("petsc") || opt.extra.at("petsc") != "0";
+  (void)petsc;
+
+  spk::CsrMatrix<S, O, F, spk::HostDevice> G;
+  if (me == 0) G = spk::load_csr<S, O, F>(spec);
+  DM A = DM::scatter(comm, G, part);
+  G = {};
+  const std::string name = spk::matrix_display_name(spec);
+  const Balance bal = balance(A);
+  const std::string impl = "spk np=" + std::to_string(np);
+  const std::string space_name = Space::name();
+
+  if (op == "spmv" || op == "both") {
+    Kokkos::View<S*, Dev> x("x", A.col_layout().local_size()), y("y", A.row_layout().local_size());
+    Kokkos::deep_copy(x, 1.0);
+    {
+      auto xh = Kokkos::create_mirror_view(x);
+      for (size_t i = 0; i < xh.extent(0); ++i)
+        xh(i) = 1.0 + 1e-3 * ((A.col_layout().begin() + i) % 17);
+      Kokkos::deep_copy(x, xh);
+    }
+    const double ms =
+        dist_median_ms(comm, opt.warmup, opt.repeat, [&] { dist::spmv(space, 1.0, A, x, 0.0, y); });
+    dist::SpmvTimes t;
+    for (int i = 0; i < opt.repeat; ++i) dist::spmv(space, 1.0, A, x, 0.0, y, &t);
+    auto phase = [&](double s) { return dist::Impl::allreduce_max(comm, 1e3 * s / t.calls); };
+    const double post = phase(t.pack_and_post), loc = phase(t.local), wait = phase(t.wait),
+                 gh = phase(t.ghost);
+    const double sent = dist::Impl::allreduce_sum(comm, A.plan().num_sent() * double(sizeof(S)));
+    const double bytes = A.global_nnz() * double(sizeof(S) + sizeof(O)) +
+                         (A.num_rows() + np) * double(sizeof(F)) +
+                         (A.num_cols() + A.num_rows()) * double(sizeof(S));
+    spk::perf::Record r;
+    r.op = "dist_spmv";
+    r.matrix = name;
+    r.rows = A.num_rows();
+    r.cols = A.num_cols();
+    r.nnz = A.global_nnz();
+    r.impl = impl;
+    r.space = space_name;
+    r.ms = ms;
+    r.gbps = bytes / (ms * 1e6);
+    r.gflops = 2.0 * A.global_nnz() / (ms * 1e6);
+    r.numbers = {{"ranks", double(np)}, {"pack_post_ms", post}, {"local_ms", loc},
+                 {"wait_ms", wait},     {"ghost_ms", gh},       {"bytes_sent", sent}};
+    add_balance(r, bal);
+    r.strings = {{"partition", part_name}};
+    if (me == 0) report.add(r);
+
+#if defined(SPK_HAVE_PETSC)
+    if (petsc && std::is_same_v<typename Dev::memory_space, Kokkos::HostSpace>) {
+      Mat P = petsc_matrix(A);
+      Vec px, py;
+      SPK_PETSC(MatCreateVecs(P, &px, &py));
+      {
+        auto xh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+        PetscScalar* a;
+        SPK_PETSC(VecGetArray(px, &a));
+        for (size_t i = 0; i < xh.extent(0); ++i) a[i] = xh(i);
+        SPK_PETSC(VecRestoreArray(px, &a));
+      }
+      const double pms =
+          dist_median_ms(comm, opt.warmup, opt.repeat, [&] { SPK_PETSC(MatMult(P, px, py)); });
+      // Same answer?  Largest relative difference to spk's y.
+      auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+      const PetscScalar* b;
+      SPK_PETSC(VecGetArrayRead(py, &b));
+      double diff = 0;
+      for (size_t i = 0; i < yh.extent(0); ++i)
+        diff = std::max(diff, std::abs(yh(i) - b[i]) / std::max(1.0, std::abs(b[i])));
+      SPK_PETSC(VecRestoreArrayRead(py, &b));
+      diff = dist::Impl::allreduce_max(comm, diff);
+      spk::perf::Record q = r;
+      q.impl = "petsc np=" + std::to_string(np);
+      q.ms = pms;
+      q.gbps = bytes / (pms * 1e6);
+      q.gflops = 2.0 * A.global_nnz() / (pms * 1e6);
+      q.numbers = {{"ranks", double(np)}, {"max_rel_diff_vs_spk", diff}};
+      if (me == 0) report.add(q);
+      VecDestroy(&px);
+      VecDestroy(&py);
+      MatDestroy(&P);
+    }
+#endif
+  }
+
+  if ((op == "spgemm" || op == "both") && A.num_rows() == A.num_cols()) {
+    dist::DistSpgemmHandle<S, O, F, Dev> h;
+    DM C;
+    const double full_ms = dist_median_ms(comm, opt.warmup, opt.repeat, [&] {
+      h = dist::DistSpgemmHandle<S, O, F, Dev>();
+      C = dist::spgemm_symbolic(space, h, A, A);
+      dist::spgemm_numeric(space, h, A, A, C);
+    });
+    h.times = dist::SpgemmTimes();
+    const double num_ms = dist_median_ms(comm, opt.warmup, opt.repeat,
+                                         [&] { dist::spgemm_numeric(space, h, A, A, C); });
+    const int calls = opt.warmup + opt.repeat;
+    auto phase = [&](double s) { return dist::Impl::allreduce_max(comm, 1e3 * s / calls); };
+    const double products = dist::Impl::allreduce_sum(comm, double(h.local_.products));
+    spk::perf::Record r;
+    r.op = "dist_spgemm";
+    r.matrix = name + "^2";
+    r.rows = A.num_rows();
+    r.cols = A.num_cols();
+    r.nnz = A.global_nnz();
+    r.impl = impl;
+    r.space = space_name;
+    r.ms = full_ms;
+    r.gflops = 2.0 * products / (full_ms * 1e6);
+    r.numbers = {
+        {"ranks", double(np)},
+        {"numeric_ms", num_ms},
+        {"numeric_fetch_ms", phase(h.times.fetch)},
+        {"numeric_local_ms", phase(h.times.local)},
+        {"numeric_assemble_ms", phase(h.times.assemble)},
+        {"numeric_bytes_sent", dist::Impl::allreduce_sum(comm, double(h.times.bytes_sent)) / calls},
+        {"fetched_rows", dist::Impl::allreduce_sum(comm, double(h.fetched_rows()))},
+        {"nnz_c", double(C.global_nnz())},
+        {"products", products}};
+    add_balance(r, bal);
+    r.strings = {{"partition", part_name}};
+    if (me == 0) report.add(r);
+
+#if defined(SPK_HAVE_PETSC)
+    if (petsc && std::is_same_v<typename Dev::memory_space, Kokkos::HostSpace>) {
+      Mat P = petsc_matrix(A), PC = nullptr;
+      const double pfull = dist_median_ms(comm, opt.warmup, opt.repeat, [&] {
+        if (PC) MatDestroy(&PC);
+        SPK_PETSC(MatMatMult(P, P, MAT_INITIAL_MATRIX, PETSC_DEFAULT, &PC));
+      });
+      const double pnum = dist_median_ms(comm, opt.warmup, opt.repeat, [&] {
+        SPK_PETSC(MatMatMult(P, P, MAT_REUSE_MATRIX, PETSC_DEFAULT, &PC));
+      });
+      MatInfo info;
+      SPK_PETSC(MatGetInfo(PC, MAT_GLOBAL_SUM, &info));
+      // Compare values: spk's C against PETSc's, row by row on each rank.
+      auto R = C.local_rows_global();
+      double diff = 0;
+      long long mismatched_rows = 0;
+      for (long long i = 0; i < R.num_rows(); ++i) {
+        PetscInt ncols;
+        const PetscInt* cols;
+        const PetscScalar* vals;
+        const PetscInt gi = static_cast<PetscInt>(C.row_layout().begin() + i);
+        SPK_PETSC(MatGetRow(PC, gi, &ncols, &cols, &vals));
+        const long long b = R.row_map()(i), e = R.row_map()(i + 1);
+        if (ncols != e - b) ++mismatched_rows;
+        for (long long k = b; k < e && ncols == e - b; ++k) {
+          if (cols[k - b] != R.col_idx()(k)) {
+            ++mismatched_rows;
+            break;
+          }
+          diff = std::max(
+              diff, std::abs(vals[k - b] - R.values()(k)) / std::max(1.0, std::abs(vals[k - b])));
+        }
+        SPK_PETSC(MatRestoreRow(PC, gi, &ncols, &cols, &vals));
+      }
+      diff = dist::Impl::allreduce_max(comm, diff);
+      mismatched_rows = dist::Impl::allreduce_sum(comm, mismatched_rows);
+      spk::perf::Record q = r;
+      q.impl = "petsc np=" + std::to_string(np);
+      q.ms = pfull;
+      q.gflops = 2.0 * products / (pfull * 1e6);
+      q.numbers = {{"ranks", double(np)},
+                   {"numeric_ms", pnum},
+                   {"nnz_c", info.nz_used},
+                   {"max_rel_diff_vs_spk", diff},
+                   {"rows_with_other_pattern", double(mismatched_rows)}};
+      q.strings = {{"partition", part_name}};
+      if (me == 0) report.add(q);
+      MatDestroy(&PC);
+      MatDestroy(&P);
+    }
+#endif
+  }
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  MPI_Init(&argc, &argv);
+  spk::perf::set_thread_placement();
+  int rc = 0;
+  {
+    Kokkos::ScopeGuard kokkos(argc, argv);
+#if defined(SPK_HAVE_PETSC)
+    PetscInitializeNoArguments();
+#endif
+    const int me = dist::Impl::comm_rank(MPI_COMM_WORLD);
+    auto opt = spk::perf::parse_args(
+        argc, argv,
+        "[MATRIX|SPEC ...] [--op spmv|spgemm|both] [--partition rows|nnz] [--petsc 0|1] "
+        "[--repeat N] [--warmup N] [--space S] [--json FILE]",
+        {"op", "partition", "petsc"});
+    if (opt.matrices.empty())
+      opt.matrices = opt.quick
+                         ? std::vector<std::string>{"poisson3d:40", "random:100000:100000:8"}
+                         : std::vector<std::string>{"poisson3d:100", "poisson2d:1000",
+                                                    "random:1000000:1000000:10", "rmat:18:16"};
+    if (me != 0) opt.json.clear();
+    spk::perf::Report report(opt);
+    try {
+      spk::perf::with_space(opt.space, [&](auto space) {
+        if (me == 0) {
+          report.note("ranks " + std::to_string(dist::Impl::comm_size(MPI_COMM_WORLD)) +
+                      ", CUDA-aware MPI " + (dist::Impl::cuda_aware_mpi() ? "yes" : "no"));
+          report.print_header();
+        }
+        for (const auto& m : opt.matrices) run_matrix(space, opt, report, m, MPI_COMM_WORLD);
+      });
+      if (me == 0) report.write_json();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "perf_dist [rank %d]: %s\n", me, e.what());
+      rc = 1;
+    }
+#if defined(SPK_HAVE_PETSC)
+    PetscFinalize();
+#endif
+  }
+  MPI_Finalize();
+  return rc;
+}

@@ -1,0 +1,142 @@
+// MPI helpers of the distributed layer: error checks, byte-wise point-to-point
+// exchanges, and the decision whether device buffers may go to MPI directly.
+#pragma once
+
+#include <mpi.h>
+
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h>  // MPIX_Query_cuda_support, MPIX_CUDA_AWARE_SUPPORT
+#endif
+
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <spk_compat.hpp>
+#include <spk_error.hpp>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace spk::dist {
+
+/// An MPI call failed (the message names the call and MPI's error string).
+class MpiError : public Error {
+ public:
+  using Error::Error;
+};
+
+namespace Impl {
+
+inline void mpi_check(int rc, const char* call) {
+  if (rc == MPI_SUCCESS) return;
+  char msg[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(rc, msg, &len);
+  throw MpiError(std::string("spk::dist: ") + call + " failed: " + std::string(msg, len));
+}
+
+#define SPK_MPI(call) ::spk::dist::Impl::mpi_check((call), #call)
+
+inline int comm_rank(MPI_Comm comm) {
+  int r = 0;
+  SPK_MPI(MPI_Comm_rank(comm, &r));
+  return r;
+}
+inline int comm_size(MPI_Comm comm) {
+  int s = 0;
+  SPK_MPI(MPI_Comm_size(comm, &s));
+  return s;
+}
+
+/// MPI counts are int: larger messages are an Overflow, not a silent wrap.
+inline int mpi_count(long long n, const char* what) {
+  SPK_REQUIRE(n >= 0 && n <= INT_MAX, Overflow, "spk::dist: ", what, " of ", n,
+              " bytes does not fit an MPI count");
+  return static_cast<int>(n);
+}
+
+template <class T>
+MPI_Datatype mpi_type() {
+  if constexpr (std::is_same_v<T, double>) return MPI_DOUBLE;
+  if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
+  if constexpr (std::is_same_v<T, long long>) return MPI_LONG_LONG;
+  if constexpr (std::is_same_v<T, int>) return MPI_INT;
+  static_assert(std::is_same_v<T, double> || std::is_same_v<T, float> ||
+                    std::is_same_v<T, long long> || std::is_same_v<T, int>,
+                "spk::dist::Impl::mpi_type: unsupported type");
+  return MPI_DATATYPE_NULL;
+}
+
+template <class T>
+T allreduce_sum(MPI_Comm comm, T v) {
+  T r{};
+  SPK_MPI(MPI_Allreduce(&v, &r, 1, mpi_type<T>(), MPI_SUM, comm));
+  return r;
+}
+template <class T>
+T allreduce_max(MPI_Comm comm, T v) {
+  T r{};
+  SPK_MPI(MPI_Allreduce(&v, &r, 1, mpi_type<T>(), MPI_MAX, comm));
+  return r;
+}
+
+/// Whether this MPI library reads and writes CUDA device memory.  The
+/// environment variable SPK_GPU_AWARE_MPI=1 / 0 forces the answer; otherwise
+/// Open MPI is asked at run time (MPIX_Query_cuda_support), and any other MPI
+/// is assumed not to be CUDA-aware.
+inline bool cuda_aware_mpi() {
+  static const bool aware = [] {
+    if (const char* env = std::getenv("SPK_GPU_AWARE_MPI"); env && *env)
+      return std::strcmp(env, "0") != 0;
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+    return MPIX_Query_cuda_support() == 1;
+#else
+    return false;
+#endif
+  }();
+  return aware;
+}
+
+/// Whether buffers in MemorySpace go to MPI as they are (host memory always;
+/// device memory only with a CUDA-aware MPI), or are staged through host.
+template <class MemorySpace>
+bool mpi_reads_directly() {
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible)
+    return true;
+  else
+    return cuda_aware_mpi();
+}
+
+/// Posts the receives and sends of one exchange of T between neighbours:
+/// recv_ranks[n] sends recv_displs[n+1]-recv_displs[n] elements into
+/// recv + recv_displs[n]; likewise for sends.  Pointers may be device
+/// pointers only when mpi_reads_directly says so.  Requests are appended.
+template <class T>
+void post_exchange(MPI_Comm comm, int tag, const std::vector<int>& send_ranks,
+                   const std::vector<long long>& send_displs, const T* send,
+                   const std::vector<int>& recv_ranks, const std::vector<long long>& recv_displs,
+                   T* recv, std::vector<MPI_Request>& requests) {
+  for (size_t n = 0; n < recv_ranks.size(); ++n) {
+    const long long count = recv_displs[n + 1] - recv_displs[n];
+    if (count == 0) continue;
+    requests.emplace_back();
+    SPK_MPI(MPI_Irecv(recv + recv_displs[n], mpi_count(count * sizeof(T), "a receive"), MPI_BYTE,
+                      recv_ranks[n], tag, comm, &requests.back()));
+  }
+  for (size_t n = 0; n < send_ranks.size(); ++n) {
+    const long long count = send_displs[n + 1] - send_displs[n];
+    if (count == 0) continue;
+    requests.emplace_back();
+    SPK_MPI(MPI_Isend(send + send_displs[n], mpi_count(count * sizeof(T), "a send"), MPI_BYTE,
+                      send_ranks[n], tag, comm, &requests.back()));
+  }
+}
+
+inline void wait_all(std::vector<MPI_Request>& requests) {
+  if (!requests.empty())
+    SPK_MPI(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
+  requests.clear();
+}
+
+}  // namespace Impl
+}  // namespace spk::dist

@@ -1,0 +1,170 @@
+// CommPlan: the halo exchange of a row-distributed matrix, built once and
+// reused by every product (SpMV's ghost entries of x, SpGEMM's rows of B).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+#include <climits>
+#include <spk_device.hpp>
+#include <spk_dist_layout.hpp>
+#include <vector>
+
+namespace spk::dist {
+
+/// Staging buffers of one exchange of T; reused across calls.  Kept apart
+/// from the plan so that one plan serves several value types.
+template <class T, class Device>
+struct HaloBuffers {
+  Kokkos::View<T*, Device> send;
+  Kokkos::View<T*, Kokkos::HostSpace> send_host, recv_host;
+  std::vector<MPI_Request> requests;
+  bool staged = false;  // this exchange goes through the host buffers
+};
+
+/// Who sends which owned entries to whom.  The ghost list (sorted global
+/// indices owned by other ranks) is grouped by owner because blocks are
+/// contiguous, so each neighbour's entries land in one contiguous range.
+template <class Device = DefaultDevice>
+class CommPlan {
+ public:
+  using device_type = device_t<Device>;
+  using memory_space = typename device_type::memory_space;
+  using index_view = Kokkos::View<int*, device_type>;
+
+  CommPlan() = default;
+
+  /// Collective over layout's communicator.  ghost_gids: sorted, distinct,
+  /// none owned by this rank.
+  CommPlan(const RowLayout& layout, const std::vector<long long>& ghost_gids)
+      : comm_(layout.comm()) {
+    const int p = layout.num_ranks();
+    SPK_REQUIRE(layout.local_size() <= INT_MAX && ghost_gids.size() <= size_t(INT_MAX), Overflow,
+                "spk::dist::CommPlan: more than 2^31 local or ghost entries on rank ",
+                layout.rank());
+    std::vector<int> need(p, 0), give(p, 0);
+    recv_displs_.assign(1, 0);
+    for (size_t k = 0; k < ghost_gids.size();) {
+      const int r = layout.owner(ghost_gids[k]);
+      SPK_REQUIRE(r != layout.rank(), InvalidMatrix, "spk::dist::CommPlan: ghost index ",
+                  ghost_gids[k], " is owned by this rank");
+      size_t e = k;
+      while (e < ghost_gids.size() && ghost_gids[e] < layout.offset(r + 1)) ++e;
+      recv_ranks_.push_back(r);
+      recv_displs_.push_back(static_cast<long long>(e));
+      need[r] = static_cast<int>(e - k);
+      k = e;
+    }
+    SPK_MPI(MPI_Alltoall(need.data(), 1, MPI_INT, give.data(), 1, MPI_INT, comm_));
+    send_displs_.assign(1, 0);
+    for (int r = 0; r < p; ++r)
+      if (give[r] > 0) {
+        send_ranks_.push_back(r);
+        send_displs_.push_back(send_displs_.back() + give[r]);
+      }
+    // Tell each owner which of its entries we need.
+    std::vector<long long> wanted(send_displs_.back());
+    std::vector<MPI_Request> req;
+    Impl::post_exchange(comm_, 7101, recv_ranks_, recv_displs_, ghost_gids.data(), send_ranks_,
+                        send_displs_, wanted.data(), req);
+    Impl::wait_all(req);
+    send_idx_ =
+        index_view(Kokkos::ViewAllocateWithoutInitializing("spk::dist::send_idx"), wanted.size());
+    auto h = Kokkos::create_mirror_view(send_idx_);
+    for (size_t k = 0; k < wanted.size(); ++k) {
+      SPK_REQUIRE(layout.owns(wanted[k]), InvalidMatrix, "spk::dist::CommPlan: rank asked for ",
+                  wanted[k], " which rank ", layout.rank(), " does not own");
+      h(k) = static_cast<int>(wanted[k] - layout.begin());
+    }
+    Kokkos::deep_copy(send_idx_, h);
+    send_idx_host_ = std::vector<int>(h.data(), h.data() + h.extent(0));
+  }
+
+  MPI_Comm comm() const noexcept { return comm_; }
+  const std::vector<int>& send_ranks() const noexcept { return send_ranks_; }
+  const std::vector<long long>& send_displs() const noexcept { return send_displs_; }
+  const std::vector<int>& recv_ranks() const noexcept { return recv_ranks_; }
+  const std::vector<long long>& recv_displs() const noexcept { return recv_displs_; }
+  /// Local indices of the owned entries sent, neighbour by neighbour.
+  const index_view& send_indices() const noexcept { return send_idx_; }
+  const std::vector<int>& send_indices_host() const noexcept { return send_idx_host_; }
+  long long num_sent() const noexcept { return send_displs_.back(); }
+  long long num_received() const noexcept { return recv_displs_.back(); }
+
+  /// Starts sending owned(send_indices) and receiving into ghost (one entry
+  /// per ghost index).  Packs on `space` and fences it before MPI sees the
+  /// buffer.  Device buffers go to MPI directly only if it is CUDA-aware.
+  template <class ExecSpace, class Owned, class T, class... PG>
+  void begin(const ExecSpace& space, const Owned& owned, const Kokkos::View<T*, PG...>& ghost,
+             HaloBuffers<T, device_type>& buf, int tag = 7102) const {
+    using U = std::remove_const_t<T>;
+    static_assert(std::is_same_v<U, T>, "begin: the ghost View must not be const");
+    const long long ns = num_sent(), nr = num_received();
+    SPK_REQUIRE(static_cast<long long>(ghost.extent(0)) == nr, ShapeMismatch,
+                "spk::dist::CommPlan: ghost buffer has ", ghost.extent(0), " entries, expected ",
+                nr);
+    if (buf.send.extent(0) != static_cast<size_t>(ns))
+      buf.send = Kokkos::View<U*, device_type>(
+          Kokkos::ViewAllocateWithoutInitializing("spk::dist::halo_send"), ns);
+    buf.staged = !Impl::mpi_reads_directly<memory_space>();
+    auto send = buf.send;
+    auto idx = send_idx_;
+    Kokkos::parallel_for(
+        "spk::dist::pack", Kokkos::RangePolicy<ExecSpace>(space, 0, ns),
+        KOKKOS_LAMBDA(const long long k) { send(k) = owned(idx(k)); });
+    space.fence();
+    if (!buf.staged) {
+      Impl::post_exchange(comm_, tag, send_ranks_, send_displs_, send.data(), recv_ranks_,
+                          recv_displs_, ghost.data(), buf.requests);
+      return;
+    }
+    if (buf.send_host.extent(0) != static_cast<size_t>(ns))
+      buf.send_host = Kokkos::View<U*, Kokkos::HostSpace>("spk::dist::halo_send_host", ns);
+    if (buf.recv_host.extent(0) != static_cast<size_t>(nr))
+      buf.recv_host = Kokkos::View<U*, Kokkos::HostSpace>("spk::dist::halo_recv_host", nr);
+    Kokkos::deep_copy(buf.send_host, send);
+    Impl::post_exchange(comm_, tag, send_ranks_, send_displs_, buf.send_host.data(), recv_ranks_,
+                        recv_displs_, buf.recv_host.data(), buf.requests);
+  }
+
+  /// Waits for the exchange begun with `buf`; ghost then holds the values.
+  template <class T, class... PG>
+  void finish(const Kokkos::View<T*, PG...>& ghost, HaloBuffers<T, device_type>& buf) const {
+    Impl::wait_all(buf.requests);
+    if (buf.staged && ghost.extent(0) > 0) Kokkos::deep_copy(ghost, buf.recv_host);
+  }
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  std::vector<int> send_ranks_, recv_ranks_;
+  std::vector<long long> send_displs_{0}, recv_displs_{0};
+  index_view send_idx_;
+  std::vector<int> send_idx_host_;
+};
+
+}  // namespace spk::dist
+
+namespace spk::dist::Impl {
+
+/// A blocking exchange of whole View ranges between neighbours (counts in
+/// entries), staged through host memory unless MPI reads the Views' memory.
+template <class T, class D>
+void exchange_views(MPI_Comm comm, int tag, const std::vector<int>& send_ranks,
+                    const std::vector<long long>& send_displs, const Kokkos::View<T*, D>& send,
+                    const std::vector<int>& recv_ranks, const std::vector<long long>& recv_displs,
+                    const Kokkos::View<T*, D>& recv) {
+  std::vector<MPI_Request> req;
+  if (mpi_reads_directly<typename D::memory_space>()) {
+    Kokkos::fence();
+    post_exchange(comm, tag, send_ranks, send_displs, send.data(), recv_ranks, recv_displs,
+                  recv.data(), req);
+    wait_all(req);
+    return;
+  }
+  auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), send);
+  auto hr = Kokkos::create_mirror_view(Kokkos::HostSpace(), recv);
+  post_exchange(comm, tag, send_ranks, send_displs, hs.data(), recv_ranks, recv_displs, hr.data(),
+                req);
+  wait_all(req);
+  Kokkos::deep_copy(recv, hr);
+}
+
+}  // namespace spk::dist::Impl

@@ -1,0 +1,376 @@
+// DistCsrMatrix: a CSR matrix distributed by contiguous row blocks.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <spk_csr_matrix.hpp>
+#include <spk_dist_comm_plan.hpp>
+#include <spk_dist_layout.hpp>
+#include <spk_matrix_market.hpp>
+#include <spk_mirror.hpp>
+#include <string>
+#include <vector>
+
+namespace spk::dist {
+
+namespace Impl {
+
+/// Splits host rows with global column indices into the columns this rank
+/// owns ([col_begin, col_end) -> local numbering) and the others (-> index
+/// into the sorted ghost list).  Entry order within each block follows the
+/// input; dest[k] is entry k's position in the local block, or -(p + 1) for
+/// position p in the ghost block.
+template <class S, class O, class F>
+struct ColumnSplit {
+  CsrMatrix<S, O, F, HostDevice> local, ghost;
+  std::vector<long long> ghost_gids;
+  std::vector<long long> dest;
+};
+
+template <class S, class O, class F, class RM, class CI, class VA>
+ColumnSplit<S, O, F> split_columns(long long rows, long long global_cols, const RM& rm,
+                                   const CI& ci, const VA& va, long long col_begin,
+                                   long long col_end, int rank) {
+  ColumnSplit<S, O, F> out;
+  const long long nnz = rows > 0 ? static_cast<long long>(rm(rows)) : 0;
+  std::vector<long long>& g = out.ghost_gids;
+  long long nloc = 0;
+  for (long long k = 0; k < nnz; ++k) {
+    const long long c = ci(k);
+    SPK_REQUIRE(c >= 0 && c < global_cols, InvalidMatrix, "spk::dist: rank ", rank,
+                " has column index ", c, " (entry ", k, ") outside [0, ", global_cols, ")");
+    if (c >= col_begin && c < col_end)
+      ++nloc;
+    else
+      g.push_back(c);
+  }
+  std::sort(g.begin(), g.end());
+  g.erase(std::unique(g.begin(), g.end()), g.end());
+  const O lc = static_cast<O>(col_end - col_begin);
+  out.local = CsrMatrix<S, O, F, HostDevice>("spk::dist::local", static_cast<O>(rows), lc,
+                                             static_cast<F>(nloc));
+  out.ghost = CsrMatrix<S, O, F, HostDevice>("spk::dist::ghost", static_cast<O>(rows),
+                                             static_cast<O>(g.size()), static_cast<F>(nnz - nloc));
+  out.dest.resize(nnz);
+  auto lrm = out.local.row_map(), grm = out.ghost.row_map();
+  long long pl = 0, pg = 0;
+  for (long long i = 0; i < rows; ++i) {
+    for (long long k = rm(i); k < static_cast<long long>(rm(i + 1)); ++k) {
+      const long long c = ci(k);
+      if (c >= col_begin && c < col_end) {
+        out.local.col_idx()(pl) = static_cast<O>(c - col_begin);
+        out.local.values()(pl) = va(k);
+        out.dest[k] = pl++;
+      } else {
+        const long long q = std::lower_bound(g.begin(), g.end(), c) - g.begin();
+        out.ghost.col_idx()(pg) = static_cast<O>(q);
+        out.ghost.values()(pg) = va(k);
+        out.dest[k] = -(pg++) - 1;
+      }
+    }
+    lrm(i + 1) = static_cast<F>(pl);
+    grm(i + 1) = static_cast<F>(pg);
+  }
+  return out;
+}
+
+}  // namespace Impl
+
+/// A global num_rows × num_cols matrix whose rows are cut into contiguous
+/// blocks (row_layout) and whose columns are owned the same way
+/// (col_layout, which is how x of y = A·x is distributed; for a square
+/// matrix usually the row layout).  Each rank stores its rows as
+///  - local_block(): the columns it owns, numbered 0 .. col_layout.local_size()-1;
+///  - ghost_block(): the other columns, numbered 0 .. num_ghosts()-1 in the
+///    order of ghost_gids(), which is sorted and so grouped by owning rank
+///    (PETSc MPIAIJ's A/B blocks, Tpetra's column map).
+/// The communication plan for x's ghost entries is built once here and
+/// reused by spmv and spgemm.  Like CsrMatrix, the object is a handle:
+/// copies share the data.  Construction is collective.
+template <class Scalar, class Ordinal = int, class Offset = int, class Device = DefaultDevice>
+class DistCsrMatrix {
+ public:
+  using scalar_type = Scalar;
+  using ordinal_type = Ordinal;
+  using offset_type = Offset;
+  using device_type = device_t<Device>;
+  using execution_space = typename device_type::execution_space;
+  using memory_space = typename device_type::memory_space;
+  using local_matrix_type = CsrMatrix<Scalar, Ordinal, Offset, device_type>;
+  using host_matrix_type = CsrMatrix<Scalar, Ordinal, Offset, HostDevice>;
+
+  DistCsrMatrix() = default;
+
+  /// From each rank's own rows: `rows` is a host CSR of row_layout.local_size()
+  /// rows and col_layout.global_size() columns with global column indices
+  /// (any order, no duplicates).  Collective.
+  DistCsrMatrix(const RowLayout& row_layout, const RowLayout& col_layout,
+                const host_matrix_type& rows)
+      : row_layout_(row_layout), col_layout_(col_layout) {
+    const bool shape_ok =
+        rows.num_rows() == row_layout.local_size() && rows.num_cols() == col_layout.global_size();
+    SPK_REQUIRE(Impl::allreduce_max<int>(row_layout.comm(), shape_ok ? 0 : 1) == 0 || !shape_ok,
+                ShapeMismatch,
+                "spk::dist::DistCsrMatrix: another rank's rows have the wrong shape");
+    SPK_REQUIRE(shape_ok, ShapeMismatch, "spk::dist::DistCsrMatrix: rank ", row_layout.rank(),
+                " passed ", +rows.num_rows(), "x", +rows.num_cols(), " rows, its layout needs ",
+                row_layout.local_size(), "x", col_layout.global_size());
+    // Every rank learns whether any rank's rows are bad, so that all throw
+    // instead of some waiting in a collective.
+    Impl::ColumnSplit<Scalar, Ordinal, Offset> split;
+    std::string err;
+    try {
+      split = Impl::split_columns<Scalar, Ordinal, Offset>(
+          rows.num_rows(), rows.num_cols(), rows.row_map(), rows.col_idx(), rows.values(),
+          col_layout.begin(), col_layout.end(), row_layout.rank());
+    } catch (const InvalidMatrix& e) {
+      err = e.what();
+    }
+    const int bad = Impl::allreduce_max<int>(row_layout.comm(), err.empty() ? 0 : 1);
+    if (!err.empty()) throw InvalidMatrix(err);
+    SPK_REQUIRE(!bad, InvalidMatrix, "spk::dist::DistCsrMatrix: another rank's rows are invalid");
+    assemble(split.local, split.ghost, split.ghost_gids);
+  }
+
+  /// From blocks already split (used by spgemm); collective.
+  DistCsrMatrix(const RowLayout& row_layout, const RowLayout& col_layout,
+                const host_matrix_type& local, const host_matrix_type& ghost,
+                const std::vector<long long>& ghost_gids)
+      : row_layout_(row_layout), col_layout_(col_layout) {
+    assemble(local, ghost, ghost_gids);
+  }
+
+  /// Distributes a global host matrix held by `root` (the argument is
+  /// ignored on other ranks) with the given layouts.  Collective.
+  static DistCsrMatrix scatter(const host_matrix_type& global, const RowLayout& row_layout,
+                               const RowLayout& col_layout, int root = 0) {
+    MPI_Comm comm = row_layout.comm();
+    const int p = row_layout.num_ranks(), me = row_layout.rank();
+    std::vector<int> len_counts(p), len_displs(p), nz_counts(p), nz_displs(p);
+    std::vector<long long> lengths;
+    if (me == root) {
+      SPK_REQUIRE(global.num_rows() == row_layout.global_size() &&
+                      global.num_cols() == col_layout.global_size(),
+                  ShapeMismatch, "spk::dist::scatter: matrix is ", +global.num_rows(), "x",
+                  +global.num_cols(), ", layouts are ", row_layout.global_size(), "x",
+                  col_layout.global_size());
+      lengths.resize(global.num_rows());
+      for (long long i = 0; i < global.num_rows(); ++i)
+        lengths[i] = global.row_map()(i + 1) - global.row_map()(i);
+      // A default 0 x 0 matrix may have an empty row_map.
+      auto rp = [&](long long i) -> long long {
+        return global.row_map().extent(0) > 0 ? static_cast<long long>(global.row_map()(i)) : 0;
+      };
+      for (int r = 0; r < p; ++r) {
+        const long long b = row_layout.offset(r), e = row_layout.offset(r + 1);
+        len_counts[r] = Impl::mpi_count(e - b, "a row count");
+        len_displs[r] = Impl::mpi_count(b, "a row offset");
+        nz_counts[r] = Impl::mpi_count(rp(e) - rp(b), "an nnz count");
+        nz_displs[r] = Impl::mpi_count(rp(b), "an nnz offset");
+      }
+    }
+    const long long nloc = row_layout.local_size();
+    std::vector<long long> my_len(nloc);
+    SPK_MPI(MPI_Scatterv(lengths.data(), len_counts.data(), len_displs.data(), MPI_LONG_LONG,
+                         my_len.data(), Impl::mpi_count(nloc, "a row count"), MPI_LONG_LONG, root,
+                         comm));
+    long long my_nnz = 0;
+    for (long long l : my_len) my_nnz += l;
+    host_matrix_type rows("spk::dist::scattered", static_cast<Ordinal>(nloc),
+                          static_cast<Ordinal>(col_layout.global_size()),
+                          static_cast<Offset>(my_nnz));
+    for (long long i = 0; i < nloc; ++i)
+      rows.row_map()(i + 1) = static_cast<Offset>(rows.row_map()(i) + my_len[i]);
+    scatter_entries(comm, root, me == root ? global.col_idx().data() : nullptr, nz_counts,
+                    nz_displs, rows.col_idx().data(), my_nnz);
+    scatter_entries(comm, root, me == root ? global.values().data() : nullptr, nz_counts, nz_displs,
+                    rows.values().data(), my_nnz);
+    return DistCsrMatrix(row_layout, col_layout, rows);
+  }
+
+  /// Distributes a global host matrix held by `root`, cutting its rows by
+  /// `partition`.  Square matrices get the same layout for columns (x is
+  /// distributed like y); rectangular ones get columns balanced by count.
+  static DistCsrMatrix scatter(MPI_Comm comm, const host_matrix_type& global,
+                               Partition partition = Partition::rows, int root = 0) {
+    long long shape[2] = {global.num_rows(), global.num_cols()};
+    SPK_MPI(MPI_Bcast(shape, 2, MPI_LONG_LONG, root, comm));
+    RowLayout rl;
+    if (partition == Partition::nnz) {
+      std::vector<long long> rp;
+      if (Impl::comm_rank(comm) == root) {
+        rp.resize(shape[0] + 1, 0);
+        for (long long i = 0; i <= shape[0] && global.row_map().extent(0) > 0; ++i)
+          rp[i] = global.row_map()(i);
+      }
+      rl = RowLayout::by_nnz(comm, rp, root);
+    } else {
+      rl = RowLayout::balanced(comm, shape[0]);
+    }
+    const RowLayout cl = shape[0] == shape[1] ? rl : RowLayout::balanced(comm, shape[1]);
+    return scatter(global, rl, cl, root);
+  }
+
+  /// Rank `root` reads a Matrix Market file and distributes it.
+  static DistCsrMatrix read_matrix_market(MPI_Comm comm, const std::string& path,
+                                          Partition partition = Partition::rows, int root = 0) {
+    host_matrix_type A;
+    int ok = 1;
+    std::string err;
+    if (Impl::comm_rank(comm) == root) {
+      try {
+        A = read_csr<Scalar, Ordinal, Offset>(path);
+      } catch (const std::exception& e) {
+        ok = 0;
+        err = e.what();
+      }
+    }
+    // Every rank throws, not only the reader, so that no one hangs.
+    SPK_MPI(MPI_Bcast(&ok, 1, MPI_INT, root, comm));
+    if (!ok) throw Error("spk::dist::read_matrix_market: " + (err.empty() ? path : err));
+    return scatter(comm, A, partition, root);
+  }
+
+  /// This rank's rows as host CSR with global column indices, columns
+  /// sorted within each row.
+  host_matrix_type local_rows_global() const {
+    auto L = create_mirror_view_and_copy_host(local_);
+    auto G = create_mirror_view_and_copy_host(ghost_);
+    const long long n = L.num_rows();
+    host_matrix_type R("spk::dist::rows", static_cast<Ordinal>(n), static_cast<Ordinal>(num_cols()),
+                       L.nnz() + G.nnz());
+    std::vector<std::pair<long long, Scalar>> row;
+    long long q = 0;
+    for (long long i = 0; i < n; ++i) {
+      row.clear();
+      for (long long k = L.row_map()(i); k < static_cast<long long>(L.row_map()(i + 1)); ++k)
+        row.emplace_back(L.col_idx()(k) + col_layout_.begin(), L.values()(k));
+      for (long long k = G.row_map()(i); k < static_cast<long long>(G.row_map()(i + 1)); ++k)
+        row.emplace_back(ghost_gids_host_[G.col_idx()(k)], G.values()(k));
+      std::stable_sort(row.begin(), row.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (const auto& [c, v] : row) {
+        R.col_idx()(q) = static_cast<Ordinal>(c);
+        R.values()(q++) = v;
+      }
+      R.row_map()(i + 1) = static_cast<Offset>(q);
+    }
+    return R;
+  }
+
+  /// The global matrix on `root` (columns sorted within rows); other ranks
+  /// get an empty 0 × 0 matrix.  Collective.
+  host_matrix_type gather(int root = 0) const {
+    MPI_Comm comm = row_layout_.comm();
+    const int p = row_layout_.num_ranks(), me = row_layout_.rank();
+    const auto R = local_rows_global();
+    const long long n = R.num_rows(), nz = R.nnz();
+    std::vector<long long> my_len(n);
+    for (long long i = 0; i < n; ++i) my_len[i] = R.row_map()(i + 1) - R.row_map()(i);
+    std::vector<long long> nzs(p);
+    SPK_MPI(MPI_Gather(&nz, 1, MPI_LONG_LONG, nzs.data(), 1, MPI_LONG_LONG, root, comm));
+    std::vector<int> len_counts(p), len_displs(p), nz_counts(p), nz_displs(p);
+    long long total = 0;
+    if (me == root)
+      for (int r = 0; r < p; ++r) {
+        len_counts[r] = Impl::mpi_count(row_layout_.size_of(r), "a row count");
+        len_displs[r] = Impl::mpi_count(row_layout_.offset(r), "a row offset");
+        nz_counts[r] = Impl::mpi_count(nzs[r], "an nnz count");
+        nz_displs[r] = Impl::mpi_count(total, "an nnz offset");
+        total += nzs[r];
+      }
+    std::vector<long long> lengths(me == root ? num_rows() : 0);
+    SPK_MPI(MPI_Gatherv(my_len.data(), Impl::mpi_count(n, "a row count"), MPI_LONG_LONG,
+                        lengths.data(), len_counts.data(), len_displs.data(), MPI_LONG_LONG, root,
+                        comm));
+    host_matrix_type A;
+    if (me == root) {
+      A = host_matrix_type("spk::dist::gathered", static_cast<Ordinal>(num_rows()),
+                           static_cast<Ordinal>(num_cols()), static_cast<Offset>(total));
+      for (long long i = 0; i < num_rows(); ++i)
+        A.row_map()(i + 1) = static_cast<Offset>(A.row_map()(i) + lengths[i]);
+    }
+    gather_entries(comm, root, R.col_idx().data(), nz, nz_counts, nz_displs,
+                   me == root ? A.col_idx().data() : nullptr);
+    gather_entries(comm, root, R.values().data(), nz, nz_counts, nz_displs,
+                   me == root ? A.values().data() : nullptr);
+    return A;
+  }
+
+  MPI_Comm comm() const noexcept { return row_layout_.comm(); }
+  long long num_rows() const noexcept { return row_layout_.global_size(); }
+  long long num_cols() const noexcept { return col_layout_.global_size(); }
+  long long global_nnz() const noexcept { return global_nnz_; }
+  long long local_nnz() const noexcept { return local_.nnz() + ghost_.nnz(); }
+  long long num_ghosts() const noexcept { return static_cast<long long>(ghost_gids_host_.size()); }
+  const RowLayout& row_layout() const noexcept { return row_layout_; }
+  const RowLayout& col_layout() const noexcept { return col_layout_; }
+  const local_matrix_type& local_block() const noexcept { return local_; }
+  const local_matrix_type& ghost_block() const noexcept { return ghost_; }
+  /// Global column of each ghost column, sorted (host and device copies).
+  const std::vector<long long>& ghost_gids() const noexcept { return ghost_gids_host_; }
+  const Kokkos::View<long long*, device_type>& ghost_gids_view() const noexcept {
+    return ghost_gids_;
+  }
+  const CommPlan<device_type>& plan() const noexcept { return *plan_; }
+
+  /// Scratch of spmv (x's ghost entries and the exchange buffers).
+  struct SpmvWorkspace {
+    Kokkos::View<Scalar*, device_type> x_ghost;
+    HaloBuffers<Scalar, device_type> buffers;
+  };
+  SpmvWorkspace& spmv_workspace() const { return *workspace_; }
+
+ private:
+  void assemble(const host_matrix_type& local, const host_matrix_type& ghost,
+                const std::vector<long long>& ghost_gids) {
+    local_ = create_mirror_view_and_copy(device_type(), local);
+    ghost_ = create_mirror_view_and_copy(device_type(), ghost);
+    ghost_gids_host_ = ghost_gids;
+    ghost_gids_ = Kokkos::View<long long*, device_type>("spk::dist::ghost_gids", ghost_gids.size());
+    Kokkos::View<const long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> h(ghost_gids.data(),
+                                                                                 ghost_gids.size());
+    Kokkos::deep_copy(ghost_gids_, h);
+    plan_ = std::make_shared<CommPlan<device_type>>(col_layout_, ghost_gids);
+    global_nnz_ = Impl::allreduce_sum<long long>(comm(), local_nnz());
+    workspace_ = std::make_shared<SpmvWorkspace>();
+    workspace_->x_ghost = Kokkos::View<Scalar*, device_type>("spk::dist::x_ghost", num_ghosts());
+  }
+
+  template <class T>
+  static void scatter_entries(MPI_Comm comm, int root, const T* send,
+                              const std::vector<int>& counts, const std::vector<int>& displs,
+                              T* recv, long long n) {
+    // Whole entries as bytes: any Scalar type, counts scaled to bytes.
+    std::vector<int> bc(counts.size()), bd(displs.size());
+    for (size_t r = 0; r < counts.size(); ++r) {
+      bc[r] = Impl::mpi_count(static_cast<long long>(counts[r]) * sizeof(T), "a scatter");
+      bd[r] = Impl::mpi_count(static_cast<long long>(displs[r]) * sizeof(T), "a scatter offset");
+    }
+    SPK_MPI(MPI_Scatterv(send, bc.data(), bd.data(), MPI_BYTE, recv,
+                         Impl::mpi_count(n * sizeof(T), "a scatter"), MPI_BYTE, root, comm));
+  }
+
+  template <class T>
+  static void gather_entries(MPI_Comm comm, int root, const T* send, long long n,
+                             const std::vector<int>& counts, const std::vector<int>& displs,
+                             T* recv) {
+    std::vector<int> bc(counts.size()), bd(displs.size());
+    for (size_t r = 0; r < counts.size(); ++r) {
+      bc[r] = Impl::mpi_count(static_cast<long long>(counts[r]) * sizeof(T), "a gather");
+      bd[r] = Impl::mpi_count(static_cast<long long>(displs[r]) * sizeof(T), "a gather offset");
+    }
+    SPK_MPI(MPI_Gatherv(send, Impl::mpi_count(n * sizeof(T), "a gather"), MPI_BYTE, recv, bc.data(),
+                        bd.data(), MPI_BYTE, root, comm));
+  }
+
+  RowLayout row_layout_, col_layout_;
+  local_matrix_type local_, ghost_;
+  std::vector<long long> ghost_gids_host_;
+  Kokkos::View<long long*, device_type> ghost_gids_;
+  std::shared_ptr<CommPlan<device_type>> plan_;
+  std::shared_ptr<SpmvWorkspace> workspace_;
+  long long global_nnz_ = 0;
+};
+
+}  // namespace spk::dist

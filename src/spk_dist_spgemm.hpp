@@ -1,0 +1,331 @@
+// Distributed SpGEMM: C = A·B with A and B distributed by rows.  Each rank
+// fetches only the rows of B that its ghost columns of A name (through A's
+// SpMV communication plan), then multiplies locally; C is distributed like
+// A's rows and B's columns.  Symbolic / numeric split as on one node.
+#pragma once
+
+#include <chrono>
+#include <impl/spk_dist_local_ops.hpp>
+#include <spk_dist_csr_matrix.hpp>
+#include <spk_dist_spmv.hpp>
+
+namespace spk::dist {
+
+/// Wall time of the phases of spgemm (seconds) and what was sent.
+struct SpgemmTimes {
+  double fetch = 0;     // exchange of B's rows (lengths, columns, values)
+  double local = 0;     // local SpGEMM
+  double assemble = 0;  // building the merged operands / C's blocks
+  long long bytes_sent = 0;
+  double total() const { return fetch + local + assemble; }
+};
+
+/// The reusable state of C = A·B: the fetched rows of B, the merged local
+/// operands and where C's entries go.  Create one per product pattern, call
+/// spgemm_symbolic once and spgemm_numeric whenever A's and B's values
+/// change (their patterns must not).
+template <class S, class O = int, class F = int, class Device = DefaultDevice>
+class DistSpgemmHandle {
+ public:
+  using device_type = device_t<Device>;
+  using local_matrix = CsrMatrix<S, O, F, device_type>;
+
+  bool symbolic_done() const noexcept { return done_; }
+  /// Rows of B fetched from other ranks, and their entries.
+  long long fetched_rows() const noexcept { return fetched_rows_; }
+  long long fetched_nnz() const noexcept { return fetched_nnz_; }
+  SpgemmTimes times;
+
+  // Internals (public for the free functions below).
+  bool done_ = false;
+  long long fetched_rows_ = 0, fetched_nnz_ = 0;
+  std::vector<long long> send_edispls_, recv_edispls_;  // per neighbour, in entries
+  Kokkos::View<F*, device_type> b_rm_;                  // B's local rows, merged
+  Kokkos::View<long long*, device_type> send_rp_;       // packed sent rows
+  local_matrix b_ext_, a_comb_, c_loc_;
+  Kokkos::View<long long*, device_type> c_dest_;
+  Impl::LocalSpgemmHandle<F, device_type> local_;
+};
+
+namespace Impl {
+
+/// B's local rows with global column indices (local block first, then ghost
+/// block, per row) written at row_map `rm` into cols / vals (either may be
+/// empty to skip it).
+template <class ExecSpace, class S, class O, class F, class D, class RM, class C, class V>
+void merged_rows(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& B, const RM& rm,
+                 const C& cols, const V& vals) {
+  auto L = B.local_block();
+  auto G = B.ghost_block();
+  auto lrm = L.row_map(), grm = G.row_map();
+  auto lci = L.col_idx(), gci = G.col_idx();
+  auto lva = L.values(), gva = G.values();
+  auto gid = B.ghost_gids_view();
+  const long long cb = B.col_layout().begin();
+  const bool do_cols = cols.extent(0) > 0, do_vals = vals.extent(0) > 0;
+  Kokkos::parallel_for(
+      "spk::dist::merged_rows", Kokkos::RangePolicy<ExecSpace>(space, 0, L.num_rows()),
+      KOKKOS_LAMBDA(const long long i) {
+        F q = rm(i);
+        for (F k = lrm(i); k < lrm(i + 1); ++k, ++q) {
+          if (do_cols) cols(q) = static_cast<O>(lci(k) + cb);
+          if (do_vals) vals(q) = lva(k);
+        }
+        for (F k = grm(i); k < grm(i + 1); ++k, ++q) {
+          if (do_cols) cols(q) = static_cast<O>(gid(gci(k)));
+          if (do_vals) vals(q) = gva(k);
+        }
+      });
+}
+
+/// A's local and ghost blocks side by side: ghost column j becomes
+/// local_cols + j, the numbering of the rows of B_ext.
+template <class ExecSpace, class S, class O, class F, class D, class M>
+void fill_combined(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A, const M& Ac,
+                   bool cols) {
+  auto L = A.local_block();
+  auto G = A.ghost_block();
+  auto lrm = L.row_map(), grm = G.row_map();
+  auto lci = L.col_idx(), gci = G.col_idx();
+  auto lva = L.values(), gva = G.values();
+  auto rm = Ac.row_map();
+  auto ci = Ac.col_idx();
+  auto va = Ac.values();
+  const O nl = static_cast<O>(A.col_layout().local_size());
+  Kokkos::parallel_for(
+      "spk::dist::combined", Kokkos::RangePolicy<ExecSpace>(space, 0, L.num_rows()),
+      KOKKOS_LAMBDA(const long long i) {
+        F q = rm(i);
+        for (F k = lrm(i); k < lrm(i + 1); ++k, ++q) {
+          if (cols) ci(q) = lci(k);
+          va(q) = lva(k);
+        }
+        for (F k = grm(i); k < grm(i + 1); ++k, ++q) {
+          if (cols) ci(q) = nl + gci(k);
+          va(q) = gva(k);
+        }
+      });
+}
+
+/// Sends the packed entries of B's requested rows and fills B_ext's fetched
+/// part (rows from B_ext.row_map()(nB) on).
+template <class ExecSpace, class S, class O, class F, class D, class Src, class Dst>
+void fetch_entries(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
+                   DistSpgemmHandle<S, O, F, D>& h, const Src& src, const Dst& dst,
+                   long long dst_begin, int tag) {
+  using T = typename Dst::non_const_value_type;
+  using Dev = typename Dst::device_type;
+  const auto& plan = A.plan();
+  auto idx = plan.send_indices();
+  auto brm = h.b_rm_;
+  auto srp = h.send_rp_;
+  Kokkos::View<T*, Dev> send(Kokkos::ViewAllocateWithoutInitializing("spk::dist::fetch_send"),
+                             h.send_edispls_.back());
+  Kokkos::parallel_for(
+      "spk::dist::fetch_pack", Kokkos::RangePolicy<ExecSpace>(space, 0, plan.num_sent()),
+      KOKKOS_LAMBDA(const long long k) {
+        const F b = brm(idx(k));
+        for (long long t = 0; t < srp(k + 1) - srp(k); ++t) send(srp(k) + t) = src(b + t);
+      });
+  space.fence();
+  auto recv = Kokkos::subview(dst, Kokkos::make_pair(dst_begin, dst_begin + h.fetched_nnz_));
+  Kokkos::View<T*, Dev> r(recv.data(), recv.extent(0));  // unmanaged alias, contiguous
+  exchange_views(A.comm(), tag, plan.send_ranks(), h.send_edispls_, send, plan.recv_ranks(),
+                 h.recv_edispls_, r);
+  h.times.bytes_sent += h.send_edispls_.back() * static_cast<long long>(sizeof(T));
+}
+
+inline std::chrono::steady_clock::time_point now() { return std::chrono::steady_clock::now(); }
+
+}  // namespace Impl
+
+/// Symbolic phase: fetches the pattern of the needed rows of B, computes
+/// C's pattern and returns C (distributed like A's rows, columns like B's);
+/// C's values are set by spgemm_numeric.  Needs A's column layout to be
+/// B's row layout.  Collective.
+template <class ExecSpace, class S, class O, class F, class D>
+DistCsrMatrix<S, O, F, D> spgemm_symbolic(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
+                                          const DistCsrMatrix<S, O, F, D>& A,
+                                          const DistCsrMatrix<S, O, F, D>& B) {
+  using Dev = typename DistCsrMatrix<S, O, F, D>::device_type;
+  using Local = CsrMatrix<S, O, F, Dev>;
+  SPK_REQUIRE(A.num_cols() == B.num_rows(), ShapeMismatch, "spk::dist::spgemm: A is ", A.num_rows(),
+              "x", A.num_cols(), ", B is ", B.num_rows(), "x", B.num_cols());
+  SPK_REQUIRE(A.col_layout() == B.row_layout(), ShapeMismatch,
+              "spk::dist::spgemm: A's columns must be distributed like B's rows (rank ",
+              A.row_layout().rank(), " owns columns [", A.col_layout().begin(), ", ",
+              A.col_layout().end(), ") of A but rows [", B.row_layout().begin(), ", ",
+              B.row_layout().end(), ") of B)");
+  h = DistSpgemmHandle<S, O, F, D>();
+  auto t = Impl::now();
+  const long long nb = B.row_layout().local_size(), ng = A.num_ghosts();
+  const long long ns = A.plan().num_sent();
+  const auto& plan = A.plan();
+
+  // B's local rows with global columns: row_map = local + ghost lengths.
+  auto lrm = B.local_block().row_map(), grm = B.ghost_block().row_map();
+  h.b_rm_ = Kokkos::View<F*, Dev>("spk::dist::b_rm", nb + 1);
+  auto brm = h.b_rm_;
+  Kokkos::View<F*, Dev> row_len("spk::dist::row_len", nb);
+  Kokkos::parallel_for(
+      "spk::dist::b_rm", Kokkos::RangePolicy<ExecSpace>(space, 0, nb + 1),
+      KOKKOS_LAMBDA(const long long i) {
+        brm(i) = lrm(i) + grm(i);
+        if (i < nb) row_len(i) = lrm(i + 1) + grm(i + 1) - lrm(i) - grm(i);
+      });
+  // Packed layout of the rows we send: prefix sums of their lengths.
+  h.send_rp_ = Kokkos::View<long long*, Dev>("spk::dist::send_rp", ns + 1);
+  auto srp = h.send_rp_;
+  auto idx = plan.send_indices();
+  Kokkos::parallel_scan(
+      "spk::dist::send_rp", Kokkos::RangePolicy<ExecSpace>(space, 0, ns),
+      KOKKOS_LAMBDA(const long long k, long long& upd, const bool final) {
+        upd += row_len(idx(k));
+        if (final) srp(k + 1) = upd;
+      });
+  h.times.assemble += Impl::seconds_since(t);
+
+  // 1. Lengths of the fetched rows, through the SpMV plan.
+  t = Impl::now();
+  Kokkos::View<F*, Dev> recv_len("spk::dist::recv_len", ng);
+  HaloBuffers<F, Dev> lbuf;
+  plan.begin(space, row_len, recv_len, lbuf, 7103);
+  plan.finish(recv_len, lbuf);
+  h.times.bytes_sent += ns * static_cast<long long>(sizeof(F));
+  h.times.fetch += Impl::seconds_since(t);
+
+  // 2. B_ext = B's local rows, then the fetched rows.
+  t = Impl::now();
+  auto srp_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), srp);
+  auto rlen_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), recv_len);
+  std::vector<long long> rrp(ng + 1, 0);
+  for (long long j = 0; j < ng; ++j) rrp[j + 1] = rrp[j] + rlen_h(j);
+  for (long long d : plan.send_displs()) h.send_edispls_.push_back(srp_h(d));
+  for (long long d : plan.recv_displs()) h.recv_edispls_.push_back(rrp[d]);
+  h.fetched_rows_ = ng;
+  h.fetched_nnz_ = rrp[ng];
+  F b_nnz = 0;
+  Kokkos::deep_copy(b_nnz, Kokkos::subview(brm, nb));
+  const long long ext_nnz = static_cast<long long>(b_nnz) + h.fetched_nnz_;
+  SPK_REQUIRE(ext_nnz <= static_cast<long long>(std::numeric_limits<F>::max()), Overflow,
+              "spk::dist::spgemm: rank ", A.row_layout().rank(), " needs ", ext_nnz,
+              " entries of B, more than the offset type holds");
+  Local bext("spk::dist::b_ext", static_cast<O>(nb + ng), static_cast<O>(B.num_cols()),
+             static_cast<F>(ext_nnz));
+  {
+    auto erm = bext.row_map();
+    Kokkos::View<long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> rrp_h(rrp.data(),
+                                                                               rrp.size());
+    auto rrp_d = Kokkos::create_mirror_view_and_copy(typename Dev::memory_space(), rrp_h);
+    Kokkos::parallel_for(
+        "spk::dist::b_ext_rm", Kokkos::RangePolicy<ExecSpace>(space, 0, nb + ng + 1),
+        KOKKOS_LAMBDA(const long long i) {
+          erm(i) = i <= nb ? brm(i) : static_cast<F>(brm(nb) + rrp_d(i - nb));
+        });
+    Impl::merged_rows(space, B, brm, bext.col_idx(), Kokkos::View<S*, Dev>());
+  }
+  h.b_ext_ = bext;
+  h.times.assemble += Impl::seconds_since(t);
+
+  // 3. Their columns (global indices).
+  t = Impl::now();
+  Impl::fetch_entries(space, A, h, bext.col_idx(), bext.col_idx(), b_nnz, 7104);
+  h.times.fetch += Impl::seconds_since(t);
+
+  // 4. A's blocks side by side, and the local product's pattern.
+  t = Impl::now();
+  {
+    auto al = A.local_block().row_map(), ag = A.ghost_block().row_map();
+    const long long na = A.row_layout().local_size();
+    Kokkos::View<F*, Dev> arm("spk::dist::a_comb.row_map", na + 1);
+    Kokkos::parallel_for(
+        "spk::dist::a_comb_rm", Kokkos::RangePolicy<ExecSpace>(space, 0, na + 1),
+        KOKKOS_LAMBDA(const long long i) { arm(i) = al(i) + ag(i); });
+    const F a_nnz = static_cast<F>(A.local_block().nnz() + A.ghost_block().nnz());
+    h.a_comb_ = Local(static_cast<O>(na), static_cast<O>(nb + ng), arm,
+                      Kokkos::View<O*, Dev>("spk::dist::a_comb.col_idx", a_nnz),
+                      Kokkos::View<S*, Dev>("spk::dist::a_comb.values", a_nnz));
+    Impl::fill_combined(space, A, h.a_comb_, true);
+  }
+  h.times.assemble += Impl::seconds_since(t);
+  t = Impl::now();
+  h.c_loc_ = Impl::local_spgemm_symbolic(space, h.local_, h.a_comb_, h.b_ext_);
+  h.times.local += Impl::seconds_since(t);
+
+  // 5. C's blocks: split the pattern by B's column layout (on the host,
+  // once), remembering where each entry goes for numeric.
+  t = Impl::now();
+  auto ch = create_mirror_view_and_copy_host(h.c_loc_);
+  Kokkos::View<S*, Kokkos::HostSpace> zeros("spk::dist::zeros", ch.nnz());
+  auto split = Impl::split_columns<S, O, F>(ch.num_rows(), B.num_cols(), ch.row_map(), ch.col_idx(),
+                                            zeros, B.col_layout().begin(), B.col_layout().end(),
+                                            A.row_layout().rank());
+  Kokkos::View<long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> dest_h(split.dest.data(),
+                                                                              split.dest.size());
+  // A real copy: on host spaces create_mirror_view_and_copy would alias
+  // split.dest, which dies with this scope.
+  h.c_dest_ = Kokkos::View<long long*, Dev>(
+      Kokkos::ViewAllocateWithoutInitializing("spk::dist::c_dest"), dest_h.extent(0));
+  Kokkos::deep_copy(h.c_dest_, dest_h);
+  DistCsrMatrix<S, O, F, D> C(A.row_layout(), B.col_layout(), split.local, split.ghost,
+                              split.ghost_gids);
+  h.times.assemble += Impl::seconds_since(t);
+  h.done_ = true;
+  return C;
+}
+
+/// Numeric phase: C's values from A's and B's current values (the patterns
+/// symbolic saw).  Only values travel.  Collective.
+template <class ExecSpace, class S, class O, class F, class D>
+void spgemm_numeric(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
+                    const DistCsrMatrix<S, O, F, D>& A, const DistCsrMatrix<S, O, F, D>& B,
+                    const DistCsrMatrix<S, O, F, D>& C) {
+  SPK_REQUIRE(h.done_, Error, "spk::dist::spgemm_numeric: call spgemm_symbolic first");
+  SPK_REQUIRE(h.a_comb_.nnz() == A.local_block().nnz() + A.ghost_block().nnz() &&
+                  C.local_nnz() == h.c_loc_.nnz(),
+              ShapeMismatch, "spk::dist::spgemm_numeric: A or C is not the one symbolic saw");
+  using S_ = S;
+  auto t = Impl::now();
+  F b_nnz = 0;
+  Kokkos::deep_copy(b_nnz, Kokkos::subview(h.b_rm_, h.b_rm_.extent(0) - 1));
+  Impl::merged_rows(space, B, h.b_rm_, Kokkos::View<O*, typename decltype(h.b_ext_)::device_type>(),
+                    h.b_ext_.values());
+  Impl::fill_combined(space, A, h.a_comb_, false);
+  space.fence();
+  h.times.assemble += Impl::seconds_since(t);
+  t = Impl::now();
+  Impl::fetch_entries(space, A, h, h.b_ext_.values(), h.b_ext_.values(), b_nnz, 7105);
+  h.times.fetch += Impl::seconds_since(t);
+  t = Impl::now();
+  Impl::local_spgemm_numeric(space, h.local_, h.a_comb_, h.b_ext_, h.c_loc_);
+  h.times.local += Impl::seconds_since(t);
+  t = Impl::now();
+  auto dest = h.c_dest_;
+  auto src = h.c_loc_.values();
+  auto lv = C.local_block().values();
+  auto gv = C.ghost_block().values();
+  Kokkos::parallel_for(
+      "spk::dist::c_scatter", Kokkos::RangePolicy<ExecSpace>(space, 0, src.extent(0)),
+      KOKKOS_LAMBDA(const long long k) {
+        const long long d = dest(k);
+        if (d >= 0)
+          lv(d) = src(k);
+        else
+          gv(-d - 1) = src(k);
+      });
+  space.fence();
+  (void)sizeof(S_);
+  h.times.assemble += Impl::seconds_since(t);
+}
+
+/// C = A·B in one call.
+template <class ExecSpace, class S, class O, class F, class D>
+DistCsrMatrix<S, O, F, D> spgemm(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
+                                 const DistCsrMatrix<S, O, F, D>& B) {
+  DistSpgemmHandle<S, O, F, D> h;
+  auto C = spgemm_symbolic(space, h, A, B);
+  spgemm_numeric(space, h, A, B, C);
+  return C;
+}
+
+}  // namespace spk::dist

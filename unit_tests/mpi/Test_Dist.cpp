@@ -1,0 +1,349 @@
+// Tests of spk::dist under mpiexec -n 1..4.  Every rank builds the same
+// global inputs (same seeds), so each can check its own part against the
+// serial reference without extra communication; gathered matrices are
+// checked on rank 0.  Checks come after the collectives, so a failure on
+// one rank never leaves the others waiting.
+//
+// Tolerance: products are summed in another order than the serial loop (a
+// row is split into local and ghost blocks), so values are compared to
+// 1e-12 relative to Σ|a·x| (SpMV) or 1e-12 relative to max(1, |ref|)
+// (SpGEMM); SpGEMM patterns must match exactly.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <spk.hpp>
+#include <spk_dist.hpp>
+#include <spk_test_utils.hpp>
+
+namespace {
+
+using HostCsr = spk::CsrMatrix<double, int, int, spk::HostDevice>;
+
+MPI_Comm world() { return MPI_COMM_WORLD; }
+int rank() { return spk::dist::Impl::comm_rank(world()); }
+int nranks() { return spk::dist::Impl::comm_size(world()); }
+
+HostCsr empty_matrix(int rows, int cols) { return HostCsr("empty", rows, cols, 0); }
+
+/// C = A·B, rows sorted, every product kept (also those summing to zero).
+HostCsr reference_spgemm(const HostCsr& A, const HostCsr& B) {
+  std::vector<std::map<int, double>> rows(A.num_rows());
+  for (int i = 0; i < A.num_rows(); ++i)
+    for (int k = A.row_map()(i); k < A.row_map()(i + 1); ++k) {
+      const int j = A.col_idx()(k);
+      for (int l = B.row_map()(j); l < B.row_map()(j + 1); ++l)
+        rows[i][B.col_idx()(l)] += A.values()(k) * B.values()(l);
+    }
+  long long nnz = 0;
+  for (auto& r : rows) nnz += r.size();
+  HostCsr C("ref", A.num_rows(), B.num_cols(), static_cast<int>(nnz));
+  int q = 0;
+  for (int i = 0; i < A.num_rows(); ++i) {
+    for (auto& [c, v] : rows[i]) C.col_idx()(q) = c, C.values()(q++) = v;
+    C.row_map()(i + 1) = q;
+  }
+  return C;
+}
+
+double xval(long long i) { return std::sin(0.37 * i) + 0.25; }
+double yval(long long i) { return std::cos(0.11 * i) - 0.5; }
+
+/// The layouts a test runs with: balanced, by nnz, and uneven user-given
+/// sizes (rank 0 empty, the last rank the largest share).
+std::vector<std::pair<std::string, spk::dist::RowLayout>> row_layouts(const HostCsr& A) {
+  std::vector<std::pair<std::string, spk::dist::RowLayout>> out;
+  out.emplace_back("rows", spk::dist::RowLayout::balanced(world(), A.num_rows()));
+  std::vector<long long> rp(A.num_rows() + 1, 0);
+  for (int i = 0; i <= A.num_rows() && A.row_map().extent(0); ++i) rp[i] = A.row_map()(i);
+  out.emplace_back("nnz", spk::dist::RowLayout::by_nnz(world(), rp));
+  // Uneven: rank r > 0 gets about r shares of n, rank 0 none, the last
+  // rank the rest (one rank: all).
+  const long long p = nranks(), n = A.num_rows(), shares = std::max(1LL, p * (p - 1) / 2);
+  long long before = 0;
+  for (int r = 1; r < rank(); ++r) before += n * r / shares;
+  long long mine = p == 1            ? n
+                   : rank() == 0     ? 0
+                   : rank() == p - 1 ? n - before
+                                     : n * rank() / shares;
+  out.emplace_back("uneven", spk::dist::RowLayout::from_local_size(world(), mine));
+  return out;
+}
+
+template <class Device>
+using DMat = spk::dist::DistCsrMatrix<double, int, int, Device>;
+
+template <class Device>
+void check_spmv(const HostCsr& A, const spk::dist::RowLayout& rl, const spk::dist::RowLayout& cl,
+                const std::string& what) {
+  using Space = typename spk::device_t<Device>::execution_space;
+  auto dA = DMat<Device>::scatter(A, rl, cl);
+  EXPECT_EQ(dA.global_nnz(), A.nnz()) << what;
+  const double alpha = 1.5;
+  for (double beta : {0.0, -0.5}) {
+    Kokkos::View<double*, Device> x("x", cl.local_size()), y("y", rl.local_size());
+    auto xh = Kokkos::create_mirror_view(x);
+    auto yh = Kokkos::create_mirror_view(y);
+    for (long long i = 0; i < cl.local_size(); ++i) xh(i) = xval(cl.begin() + i);
+    for (long long i = 0; i < rl.local_size(); ++i)
+      yh(i) = beta == 0 ? std::nan("") : yval(rl.begin() + i);
+    Kokkos::deep_copy(x, xh);
+    Kokkos::deep_copy(y, yh);
+    // Twice: the plan and the buffers are reused (y accumulates with beta).
+    spk::dist::spmv(Space(), alpha, dA, x, beta, y);
+    spk::dist::spmv(Space(), alpha, dA, x, beta, y);
+    Kokkos::deep_copy(yh, y);
+    // No ASSERT here: leaving early would skip collectives the others run.
+    long long bad = 0, first = -1;
+    double got = 0, want = 0;
+    for (long long li = 0; li < rl.local_size(); ++li) {
+      const long long i = rl.begin() + li;
+      double ax = 0, scale = 0;
+      for (int k = A.row_map()(i); k < A.row_map()(i + 1); ++k) {
+        ax += A.values()(k) * xval(A.col_idx()(k));
+        scale += std::abs(A.values()(k) * xval(A.col_idx()(k)));
+      }
+      const double once = alpha * ax + (beta == 0 ? 0 : beta * yval(i));
+      const double ref = alpha * ax + (beta == 0 ? 0 : beta * once);
+      if (!(std::abs(yh(li) - ref) <= 1e-12 * (1 + 2 * scale))) {
+        if (bad++ == 0) first = i, got = yh(li), want = ref;
+      }
+    }
+    EXPECT_EQ(bad, 0) << what << " beta " << beta << ": first wrong row " << first << " has " << got
+                      << ", expected " << want;
+  }
+}
+
+template <class Device>
+void check_spgemm(const HostCsr& A, const HostCsr& B, const spk::dist::RowLayout& arl,
+                  const spk::dist::RowLayout& mid, const spk::dist::RowLayout& bcl,
+                  const std::string& what) {
+  using Space = typename spk::device_t<Device>::execution_space;
+  auto dA = DMat<Device>::scatter(A, arl, mid);
+  auto dB = DMat<Device>::scatter(B, mid, bcl);
+  spk::dist::DistSpgemmHandle<double, int, int, Device> h;
+  auto dC = spk::dist::spgemm_symbolic(Space(), h, dA, dB);
+  spk_test::poison(dC.local_block().values());
+  spk_test::poison(dC.ghost_block().values());
+  spk::dist::spgemm_numeric(Space(), h, dA, dB, dC);
+  EXPECT_EQ(dC.row_layout(), arl) << what;
+  EXPECT_EQ(dC.col_layout(), bcl) << what;
+  auto C = dC.gather();
+  if (rank() == 0) {
+    auto ref = reference_spgemm(A, B);
+    spk_test::expect_csr_equal(C, ref, 1e-12, what);
+  }
+}
+
+}  // namespace
+
+template <class Space>
+class Dist : public ::testing::Test {};
+
+using Spaces = ::testing::Types<
+#if defined(KOKKOS_ENABLE_SERIAL)
+    Kokkos::Serial
+#if defined(KOKKOS_ENABLE_OPENMP) || defined(KOKKOS_ENABLE_CUDA)
+    ,
+#endif
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+    Kokkos::OpenMP
+#if defined(KOKKOS_ENABLE_CUDA)
+    ,
+#endif
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+    Kokkos::Cuda
+#endif
+    >;
+TYPED_TEST_SUITE(Dist, Spaces);
+
+TEST(DistLayout, BalancedAndUserSizes) {
+  const int p = nranks();
+  for (long long n : {0LL, 1LL, 2LL, 3LL, 10LL, 101LL}) {
+    auto l = spk::dist::RowLayout::balanced(world(), n);
+    ASSERT_EQ(l.num_ranks(), p);
+    EXPECT_EQ(l.global_size(), n);
+    long long lo = n, hi = 0;
+    for (int r = 0; r < p; ++r) lo = std::min(lo, l.size_of(r)), hi = std::max(hi, l.size_of(r));
+    EXPECT_LE(hi - lo, 1) << n;  // more ranks than rows: some own nothing
+    for (long long g = 0; g < n; ++g) {
+      const int o = l.owner(g);
+      EXPECT_TRUE(g >= l.offset(o) && g < l.offset(o + 1)) << g;
+    }
+  }
+  auto u = spk::dist::RowLayout::from_local_size(world(), rank() == 0 ? 0 : 3 * rank());
+  EXPECT_EQ(u.global_size(), 3LL * p * (p - 1) / 2);
+  EXPECT_EQ(u.local_size(), rank() == 0 ? 0 : 3 * rank());
+  EXPECT_THROW(spk::dist::RowLayout::balanced(world(), 5).owner(5), spk::InvalidMatrix);
+}
+
+TEST(DistLayout, ByNnzNeverSplitsRows) {
+  // One very long row followed by short ones.
+  std::vector<long long> rp = {0, 1000};
+  for (int i = 0; i < 30; ++i) rp.push_back(rp.back() + 1 + i % 3);
+  auto l = spk::dist::RowLayout::by_nnz(world(), rp);
+  EXPECT_EQ(l.global_size(), 31);
+  for (int r = 0; r < l.num_ranks(); ++r) EXPECT_LE(l.offset(r), l.offset(r + 1));
+  // The long row is alone on its rank when there are at least two.
+  if (nranks() > 1) EXPECT_EQ(l.size_of(l.owner(0)), 1);
+  // No entries: cut by rows.
+  auto z = spk::dist::RowLayout::by_nnz(world(), std::vector<long long>(8, 0));
+  EXPECT_EQ(z, spk::dist::RowLayout::balanced(world(), 7));
+}
+
+TYPED_TEST(Dist, ScatterGatherRoundTrip) {
+  using D = TypeParam;
+  std::vector<std::pair<std::string, HostCsr>> cases = {
+      {"0x0", empty_matrix(0, 0)},
+      {"5x7 nnz=0", empty_matrix(5, 7)},
+      {"1x1", spk::random_uniform(1, 1, 1, 3)},
+      {"3x3", spk::random_uniform(3, 3, 2, 4)},
+      {"37x37", spk::random_uniform(37, 37, 4, 5)},
+      {"50x23", spk::random_uniform(50, 23, 6, 6)},
+  };
+  for (auto& [name, A] : cases)
+    for (auto part : {spk::dist::Partition::rows, spk::dist::Partition::nnz}) {
+      auto dA = DMat<D>::scatter(world(), rank() == 0 ? A : HostCsr(), part);
+      EXPECT_EQ(dA.num_rows(), A.num_rows()) << name;
+      EXPECT_EQ(dA.num_cols(), A.num_cols()) << name;
+      EXPECT_EQ(dA.global_nnz(), A.nnz()) << name;
+      auto G = dA.gather();
+      if (rank() == 0) spk_test::expect_csr_equal(G, A, 0, name);
+    }
+}
+
+TYPED_TEST(Dist, OwnRowsUnevenSizes) {
+  using D = TypeParam;
+  auto A = spk::random_uniform(97, 97, 5, 11);
+  for (auto& [lname, rl] : row_layouts(A)) {
+    // Each rank hands over its own rows (global columns, reversed order in
+    // each row to check that order does not matter).
+    HostCsr mine("mine", static_cast<int>(rl.local_size()), A.num_cols(),
+                 A.row_map()(rl.end()) - A.row_map()(rl.begin()));
+    int q = 0;
+    for (long long i = rl.begin(); i < rl.end(); ++i) {
+      for (int k = A.row_map()(i + 1) - 1; k >= A.row_map()(i); --k)
+        mine.col_idx()(q) = A.col_idx()(k), mine.values()(q++) = A.values()(k);
+      mine.row_map()(i - rl.begin() + 1) = q;
+    }
+    DMat<D> dA(rl, rl, mine);
+    auto G = dA.gather();
+    if (rank() == 0) spk_test::expect_csr_equal(G, A, 0, lname);
+    // The ghost list is sorted, owned by others, and matches the plan.
+    const auto& g = dA.ghost_gids();
+    EXPECT_TRUE(std::is_sorted(g.begin(), g.end()));
+    for (long long c : g) EXPECT_FALSE(rl.owns(c));
+    EXPECT_EQ(dA.plan().num_received(), dA.num_ghosts());
+  }
+}
+
+TYPED_TEST(Dist, SpmvMatchesSerial) {
+  using D = TypeParam;
+  auto A = spk::random_uniform(300, 300, 7, 21);
+  for (auto& [lname, rl] : row_layouts(A)) check_spmv<D>(A, rl, rl, "square " + lname);
+  auto R = spk::random_uniform(200, 130, 9, 22);
+  auto cl = spk::dist::RowLayout::balanced(world(), R.num_cols());
+  for (auto& [lname, rl] : row_layouts(R)) check_spmv<D>(R, rl, cl, "rectangular " + lname);
+  auto E = empty_matrix(40, 40);
+  auto el = spk::dist::RowLayout::balanced(world(), 40);
+  check_spmv<D>(E, el, el, "nnz=0");
+  auto Z = empty_matrix(0, 0);
+  auto zl = spk::dist::RowLayout::balanced(world(), 0);
+  check_spmv<D>(Z, zl, zl, "0x0");
+  auto T = spk::random_uniform(2, 2, 2, 23);  // more ranks than rows at np >= 3
+  auto tl = spk::dist::RowLayout::balanced(world(), 2);
+  check_spmv<D>(T, tl, tl, "2x2");
+}
+
+TYPED_TEST(Dist, SpgemmMatchesSerial) {
+  using D = TypeParam;
+  auto A = spk::random_uniform(120, 120, 5, 31);
+  for (auto& [lname, rl] : row_layouts(A)) check_spgemm<D>(A, A, rl, rl, rl, "A*A " + lname);
+  // Rectangular: (90 x 60)(60 x 75), three different layouts.
+  auto R = spk::random_uniform(90, 60, 4, 32);
+  auto S = spk::random_uniform(60, 75, 6, 33);
+  auto mid = row_layouts(S)[2].second;  // uneven user sizes in the middle
+  for (auto& [lname, rl] : row_layouts(R))
+    check_spgemm<D>(R, S, rl, mid, spk::dist::RowLayout::balanced(world(), 75),
+                    "rectangular " + lname);
+  auto l0 = spk::dist::RowLayout::balanced(world(), 0);
+  check_spgemm<D>(empty_matrix(0, 0), empty_matrix(0, 0), l0, l0, l0, "0x0");
+  auto la = spk::dist::RowLayout::balanced(world(), 40);
+  auto lb = spk::dist::RowLayout::balanced(world(), 30);
+  auto lc = spk::dist::RowLayout::balanced(world(), 20);
+  check_spgemm<D>(empty_matrix(40, 30), spk::random_uniform(30, 20, 3, 34), la, lb, lc, "nnz(A)=0");
+  auto T = spk::random_uniform(3, 3, 3, 35);
+  auto tl = spk::dist::RowLayout::balanced(world(), 3);
+  check_spgemm<D>(T, T, tl, tl, tl, "3x3 dense");
+}
+
+TYPED_TEST(Dist, SpgemmNumericReuse) {
+  using D = TypeParam;
+  using Space = typename spk::device_t<D>::execution_space;
+  auto A = spk::random_uniform(150, 150, 6, 41);
+  auto rl = spk::dist::RowLayout::balanced(world(), 150);
+  auto dA = DMat<D>::scatter(A, rl, rl);
+  spk::dist::DistSpgemmHandle<double, int, int, D> h;
+  auto dC = spk::dist::spgemm_symbolic(Space(), h, dA, dA);
+  spk::dist::spgemm_numeric(Space(), h, dA, dA, dC);
+  // New values, same pattern.
+  auto A2 = spk::clone(spk::HostDevice(), A);
+  for (int k = 0; k < A2.nnz(); ++k) A2.values()(k) = std::cos(3.0 * k) + 0.1;
+  auto dA2 = DMat<D>::scatter(A2, rl, rl);
+  spk_test::poison(dC.local_block().values());
+  spk::dist::spgemm_numeric(Space(), h, dA2, dA2, dC);
+  auto C = dC.gather();
+  if (rank() == 0) spk_test::expect_csr_equal(C, reference_spgemm(A2, A2), 1e-12, "reuse");
+  EXPECT_EQ(h.fetched_rows(), dA.num_ghosts());
+}
+
+TYPED_TEST(Dist, RealMatrices) {
+  using D = TypeParam;
+  SPK_TEST_REQUIRE_MATRIX_DIR();
+  for (std::string name : {"small/bcsstk03.mtx.gz", "small/west0479.mtx.gz", "small/ash219.mtx.gz",
+                           "small/empty_3x4.mtx.gz", "cage10.mtx.gz"}) {
+    const std::string path = spk_test::join(spk_test::matrix_dir(), name);
+    auto A = spk::read_csr<double, int, int>(path);
+    for (auto part : {spk::dist::Partition::rows, spk::dist::Partition::nnz}) {
+      auto dA = DMat<D>::read_matrix_market(world(), path, part);
+      auto G = dA.gather();
+      if (rank() == 0) spk_test::expect_csr_equal(G, A, 0, name);
+      check_spmv<D>(A, dA.row_layout(), dA.col_layout(), name);
+      if (A.num_rows() == A.num_cols())
+        check_spgemm<D>(A, A, dA.row_layout(), dA.row_layout(), dA.row_layout(), name + " A*A");
+      else {
+        HostCsr At = spk::transpose(A);
+        check_spgemm<D>(At, A, spk::dist::RowLayout::balanced(world(), At.num_rows()),
+                        dA.row_layout(), dA.col_layout(), name + " At*A");
+      }
+    }
+  }
+}
+
+TYPED_TEST(Dist, BadInputThrowsOnEveryRank) {
+  using D = TypeParam;
+  using Space = typename spk::device_t<D>::execution_space;
+  auto rl = spk::dist::RowLayout::balanced(world(), 8);
+  // Column index out of range on the last rank only: every rank throws.
+  HostCsr mine("bad", static_cast<int>(rl.local_size()), 8, static_cast<int>(rl.local_size()));
+  for (int i = 0; i < rl.local_size(); ++i) {
+    mine.col_idx()(i) = (rank() == nranks() - 1 && i == 0) ? 8 : i;
+    mine.values()(i) = 1;
+    mine.row_map()(i + 1) = i + 1;
+  }
+  EXPECT_THROW(DMat<D>(rl, rl, mine), spk::InvalidMatrix);
+  HostCsr wrong("wrong", static_cast<int>(rl.local_size()) + 1, 8, 0);
+  EXPECT_THROW(DMat<D>(rl, rl, wrong), spk::ShapeMismatch);
+  auto A = spk::random_uniform(8, 8, 2, 1);
+  auto dA = DMat<D>::scatter(A, rl, rl);
+  auto dB = DMat<D>::scatter(
+      spk::random_uniform(8, 8, 2, 2),
+      spk::dist::RowLayout::by_nnz(world(), std::vector<long long>{0, 8, 8, 8, 8, 8, 8, 8, 8}), rl);
+  spk::dist::DistSpgemmHandle<double, int, int, D> h;
+  if (nranks() > 1)
+    EXPECT_THROW(spk::dist::spgemm_symbolic(Space(), h, dA, dB), spk::ShapeMismatch);
+  Kokkos::View<double*, D> x("x", rl.local_size() + 1), y("y", rl.local_size());
+  EXPECT_THROW(spk::dist::spmv(Space(), 1.0, dA, x, 0.0, y), spk::ShapeMismatch);
+}
