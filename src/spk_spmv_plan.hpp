@@ -105,25 +105,25 @@ SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const Spm
       // distribution, and as cheap as the row loop.
       L.algorithm = SpmvAlgorithm::merge_path;
     } else if (have_stats && spmv_is_skewed(s)) {
-      L.algorithm = SpmvAlgorithm::merge_path;
+      // Rows up to a few hundred entries: a warp per row is enough; longer
+      // ones need the balanced split.
+      L.algorithm = s.max_length <= 512 ? SpmvAlgorithm::vector : SpmvAlgorithm::merge_path;
     } else {
       // Short rows: a thread per row streams at ~90% of copy bandwidth on an
       // H100 (its neighbours' loads share L1 lines); longer rows need lanes.
       L.algorithm = s.mean <= 10 ? SpmvAlgorithm::scalar : SpmvAlgorithm::vector;
     }
   }
-  const bool small = s.nnz < 2000000;  // latency-bound: more rows in flight
   if (host) {
     L.vector_length = 1;
     L.team_size = opt.team_size > 0 ? opt.team_size : 1;
     L.rows_per_thread = 1;
   } else {
     // Lanes per row: the mean row length rounded up to a power of two (CUSP),
-    // a quarter of that on small matrices; 256 lanes per team (512 small).
-    const int vl = pow2_ceil(small ? s.mean / 4 : s.mean, 32);
+    // a warp for skewed rows; 256 lanes per team.
+    const int vl = have_stats && spmv_is_skewed(s) ? 32 : pow2_ceil(s.mean, 32);
     L.vector_length = opt.vector_length > 0 ? opt.vector_length : std::max(2, vl);
-    L.team_size =
-        opt.team_size > 0 ? opt.team_size : std::max(1, (small ? 512 : 256) / L.vector_length);
+    L.team_size = opt.team_size > 0 ? opt.team_size : std::max(1, 256 / L.vector_length);
     // About 4096 nonzeros per team (fewer, fuller blocks), but at least ~1024
     // teams to fill the GPU.
     const double by_work = 4096.0 / std::max(s.mean, 1.0) / L.team_size;
@@ -140,7 +140,7 @@ SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const Spm
   } else {
     // One tile of team_size × items per team, staged through team scratch.
     if (opt.team_size <= 0 && L.algorithm == SpmvAlgorithm::merge_path) L.team_size = 128;
-    long long per_thread = opt.merge_path_items > 0 ? opt.merge_path_items : 8;
+    long long per_thread = opt.merge_path_items > 0 ? opt.merge_path_items : 4;
     per_thread = std::min<long long>(per_thread, std::max(1, 2048 / L.team_size));  // 24 KiB
     L.merge_path_items = per_thread * L.team_size;
   }
