@@ -18,6 +18,7 @@ struct Command {
 
 int run_info(const std::vector<std::string>& args);
 int run_convert(const std::vector<std::string>& args);
+int run_spgemm(const std::vector<std::string>& args);
 
 /// Every subcommand, in the order `spk --help` lists them.
 inline const std::vector<Command>& commands() {
@@ -27,6 +28,11 @@ inline const std::vector<Command>& commands() {
        "convert IN OUT                  any Matrix Market file -> coordinate real "
        "general (.mtx or .mtx.gz by OUT's suffix)",
        run_convert},
+      {"spgemm",
+       "spgemm A B -o C [--space S] [--check] [--unsorted]\n"
+       "                                  C = A*B written as coordinate real general, rows and "
+       "columns sorted; prints phase timings; --check compares with the serial reference",
+       run_spgemm},
   };
   return all;
 }
