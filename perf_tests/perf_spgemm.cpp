@@ -377,10 +377,10 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
 #endif
 
   if (opt.baselines) {
-    if (products <= 400'000'000ull) {
+    if (products <= 100'000'000ull) {
       Options once = opt;
       once.warmup = 0;
-      once.repeat = std::min(opt.repeat, 3);
+      once.repeat = 1;
       Result r = measure("serial-reference", once, [&](double& s, double& n, long long& nnz) {
         const double t0 = now_ms();
         nnz = spk::reference::spgemm(A_h, B_h).nnz();
