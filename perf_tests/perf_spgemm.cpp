@@ -463,6 +463,7 @@ void run_space(const Options& opt, spk::perf::Report& report) {
       if (!r.note.empty()) rec.strings.push_back({"note", r.note});
       report.add(rec);
     }
+    report.write_json();  // after every matrix: a run cut short keeps its data
   }
 }
 
@@ -511,7 +512,6 @@ int main(int argc, char* argv[]) {
       report.print_header();
       run_space<ExecSpace>(opt, report);
     });
-    report.write_json();
     if (check_failed) {
       std::fprintf(stderr, "perf_spgemm: --check found a mismatch\n");
       rc = 2;
