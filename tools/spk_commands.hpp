@@ -20,6 +20,7 @@ struct Command {
 int run_info(const std::vector<std::string>& args);
 int run_convert(const std::vector<std::string>& args);
 int run_spmv(const std::vector<std::string>& args);
+int run_spgemm(const std::vector<std::string>& args);
 
 /// Every subcommand, in the order `spk --help` lists them.
 inline const std::vector<Command>& commands() {
@@ -35,6 +36,11 @@ inline const std::vector<Command>& commands() {
        "                                y = A·x (x: Matrix Market, default all ones; "
        "Y: Matrix Market array)",
        run_spmv},
+      {"spgemm",
+       "spgemm A B -o C [--space S] [--check] [--unsorted]\n"
+       "                                  C = A*B written as coordinate real general, rows and "
+       "columns sorted; prints phase timings; --check compares with the serial reference",
+       run_spgemm},
   };
   return all;
 }

@@ -1,0 +1,102 @@
+// spk spgemm A B -o C [--space serial|openmp|cuda] [--check] [--unsorted]
+#include <chrono>
+#include <cmath>
+#include <spk_commands.hpp>
+#include <spk_reference_spgemm.hpp>
+#include <spk_spgemm.hpp>
+
+namespace spk::cli {
+
+namespace {
+
+using HostMatrix = CsrMatrix<double, int, long long, HostDevice>;
+
+/// Number of entries where C and the reference disagree (pattern exactly,
+/// values to 1e-12 relative); -1 when the shapes or nnz differ.
+long long count_mismatches(const HostMatrix& C, const HostMatrix& R) {
+  if (C.num_rows() != R.num_rows() || C.num_cols() != R.num_cols() || C.nnz() != R.nnz()) return -1;
+  long long bad = 0;
+  for (int i = 0; i <= C.num_rows(); ++i) bad += C.row_map()(i) != R.row_map()(i);
+  for (long long k = 0; k < C.nnz(); ++k) {
+    const double r = R.values()(k);
+    bad += C.col_idx()(k) != R.col_idx()(k) ||
+           !(std::abs(C.values()(k) - r) <= 1e-12 * std::max(1.0, std::abs(r)));
+  }
+  return bad;
+}
+
+}  // namespace
+
+int run_spgemm(const std::vector<std::string>& args) {
+  std::vector<std::string> inputs;
+  std::string out, space_name = "default";
+  bool check = false, unsorted = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) throw UsageError("option " + a + " needs a value");
+      return args[++i];
+    };
+    if (a == "-o" || a == "--output")
+      out = value();
+    else if (a == "--space")
+      space_name = value();
+    else if (a == "--check")
+      check = true;
+    else if (a == "--unsorted")
+      unsorted = true;
+    else if (a.rfind("--kokkos", 0) == 0)
+      continue;
+    else if (!a.empty() && a[0] == '-')
+      throw UsageError("unknown option " + a);
+    else
+      inputs.push_back(a);
+  }
+  if (inputs.size() != 2) throw UsageError("expected two matrices A and B");
+  if (out.empty()) throw UsageError("missing -o OUTPUT");
+  if (unsorted && check) throw UsageError("--check compares sorted rows: drop --unsorted");
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const HostMatrix A_h = load_csr<double, int, long long>(inputs[0]);
+  const HostMatrix B_h = load_csr<double, int, long long>(inputs[1]);
+  const double read_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return with_space(space_name, [&](auto space) {
+    using ExecSpace = decltype(space);
+    SpgemmOptions options;
+    options.time_phases = true;
+    options.sort = unsorted ? SpgemmSort::Unsorted : SpgemmSort::Sorted;
+    auto A = create_mirror_view_and_copy(space, A_h);
+    auto B = create_mirror_view_and_copy(space, B_h);
+    SpgemmHandle<int, long long, ExecSpace> handle(options);
+    CsrMatrix<double, int, long long, ExecSpace> C;
+    const auto t1 = std::chrono::steady_clock::now();
+    spgemm_symbolic(space, handle, A, B, C);
+    spgemm_numeric(space, handle, A, B, C);
+    const double total_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+    const HostMatrix C_h = create_mirror_view_and_copy_host(C);
+    std::printf("A: %d x %d, %lld nnz   B: %d x %d, %lld nnz   (read in %.1f ms)\n", A_h.num_rows(),
+                A_h.num_cols(), A_h.nnz(), B_h.num_rows(), B_h.num_cols(), B_h.nnz(), read_ms);
+    std::printf("C: %d x %d, %lld nnz, %llu products, space %s\n", C_h.num_rows(), C_h.num_cols(),
+                C_h.nnz(), static_cast<unsigned long long>(handle.products()),
+                Impl::space_name<ExecSpace>());
+    for (const auto& [phase, ms] : handle.phase_times())
+      std::printf("  %-24s %10.3f ms\n", phase.c_str(), ms);
+    std::printf("  %-24s %10.3f ms  (%.2f GFLOP/s)\n", "total", total_ms,
+                2.0 * double(handle.products()) / (total_ms * 1e6));
+    write_matrix_market(out, C_h);
+    if (check) {
+      const long long bad = count_mismatches(C_h, reference::spgemm(A_h, B_h));
+      if (bad != 0) {
+        std::fprintf(stderr, "check: C differs from the serial reference (%s)\n",
+                     bad < 0 ? "shape or nnz" : (std::to_string(bad) + " entries").c_str());
+        return 1;
+      }
+      std::printf("check: C matches the serial reference\n");
+    }
+    return 0;
+  });
+}
+
+}  // namespace spk::cli
