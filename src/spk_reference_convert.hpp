@@ -133,14 +133,14 @@ HostCsr<S, O, F> csc_to_csr(const CscMatrix<S, O, F, D>& A_in) {
   auto A = create_mirror_view_and_copy_host(A_in);
   // A CSC matrix is the CSR form of its transpose: transpose that back.
   HostCsr<S, O, F> At(A.num_cols(), A.num_rows(), A.col_map(), A.row_idx(), A.values());
-  auto t = csr_to_csc(At);
+  auto t = reference::csr_to_csc(At);
   return HostCsr<S, O, F>(A.num_rows(), A.num_cols(), t.col_map(), t.row_idx(), t.values());
 }
 
 /// Transpose of a CSR matrix, as CSR.
 template <class S, class O, class F, class D>
 HostCsr<S, O, F> transpose(const CsrMatrix<S, O, F, D>& A) {
-  auto c = csr_to_csc(A);
+  auto c = reference::csr_to_csc(A);
   return HostCsr<S, O, F>(A.num_cols(), A.num_rows(), c.col_map(), c.row_idx(), c.values());
 }
 
