@@ -37,7 +37,7 @@ SPK_GPU_AWARE_MPI=0 timeout 90 $MPI -np 2 "$BIN/spk_mpi_tests" --gtest_filter='D
 # Strong scaling: the same matrix on 1 and 2 GPUs.
 for np in 1 2; do
   log "spmv strong np=$np"
-  timeout 120 $MPI -np $np "$BIN/perf_dist" poisson3d:160 rmat:20:16 --op spmv --space cuda \
+  timeout 120 $MPI -np $np "$BIN/perf_dist" poisson3d:160 poisson3d:220 rmat:20:16 --op spmv --space cuda \
     --repeat 30 --warmup 3 --json "$OUT/spmv_strong_np$np.json" $MAP 2>&1 | grep -a "dist_\|#" |
     tee -a "$OUT/summary.txt"
   log "spgemm strong np=$np"
