@@ -152,8 +152,9 @@ void run(const perf::Options& opt, perf::Report& report) {
       add({"csr_to_csc", display, "serial", "host", m, n, nnz, ms_ref, bytes / (ms_ref * 1e6)});
     }
 
-    // --- dense_to_csr (when the dense form fits in 256 MB) ---------------
-    if (static_cast<double>(m) * n * sizeof(S) <= 256.0 * (1 << 20)) {
+    // --- dense_to_csr (when the dense form fits: 256 MB on host, 2 GB on devices)
+    const double dense_cap = (Impl::is_host_space_v<ExecSpace> ? 256.0 : 2048.0) * (1 << 20);
+    if (static_cast<double>(m) * n * sizeof(S) <= dense_cap) {
       const auto dense = csr_to_dense(space, Ad);
       const auto dense_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dense);
       const double bytes = static_cast<double>(m) * n * sizeof(S) + nnz * (sizeof(O) + sizeof(S)) +

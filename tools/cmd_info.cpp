@@ -11,7 +11,7 @@ int run_info(const std::vector<std::string>& args) {
   std::string format = "generated (real general)";
   long long stored = -1;
   CsrMatrix<double, int, long long, HostDevice> A;
-  if (is_generator_spec(what)) {
+  if (is_spec_argument(what)) {
     A = generate<double, int, long long>(what);
   } else {
     const auto contents = read_matrix_market<double, int, long long>(what);

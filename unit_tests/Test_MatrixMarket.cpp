@@ -309,5 +309,9 @@ TEST(io, mm_shared_large_files) {
     EXPECT_EQ(A.num_rows(), e[0]) << name;
     EXPECT_EQ(A.num_cols(), e[1]) << name;
     EXPECT_EQ(A.nnz(), e[2]) << name;  // no duplicates in these files
+    // Round trip through spk's writer (gzip) and reader.
+    spk_test::TempFile f(".mtx.gz");
+    spk::write_matrix_market(f.path(), A);
+    spk_test::expect_csr_equal(spk::read_csr<double>(f.path()), A, 0, name + " round trip");
   }
 }

@@ -23,8 +23,12 @@ inline std::string matrix_dir() {
   return std::filesystem::is_directory(dir) ? dir : std::string();
 }
 
-/// The small matrices kept in the repository (unit_tests/data).
-inline std::string data_dir() { return SPK_TEST_DATA_DIR; }
+/// The small matrices kept in the repository (unit_tests/data), or
+/// $SPK_TEST_DATA_DIR when the tests run away from the source tree.
+inline std::string data_dir() {
+  const char* env = std::getenv("SPK_TEST_DATA_DIR");
+  return env && *env ? env : SPK_TEST_DATA_DIR;
+}
 
 /// Skips the calling test when the shared matrices are not there.
 #define SPK_TEST_REQUIRE_MATRIX_DIR()                                               \
