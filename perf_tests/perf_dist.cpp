@@ -309,7 +309,8 @@ int main(int argc, char* argv[]) {
       spk::perf::with_space(opt.space, [&](auto space) {
         if (me == 0) {
           report.note("ranks " + std::to_string(dist::Impl::comm_size(MPI_COMM_WORLD)) +
-                      ", CUDA-aware MPI " + (dist::Impl::cuda_aware_mpi() ? "yes" : "no"));
+                      ", CUDA-aware MPI " + (dist::Impl::cuda_aware_mpi() ? "yes" : "no") +
+                      ", local kernels: " + dist::Impl::local_kernels());
           report.print_header();
         }
         for (const auto& m : opt.matrices) run_matrix(space, opt, report, m, MPI_COMM_WORLD);
