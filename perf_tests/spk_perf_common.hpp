@@ -20,6 +20,7 @@
 #include <iostream>
 #include <map>
 #include <spk.hpp>
+#include <spk_execution_spaces.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -261,17 +262,7 @@ class Report {
 /// Calls f(ExecSpace()) for the space named by --space.
 template <class F>
 void with_space(const std::string& name, F&& f) {
-  if (name == "default") return f(Kokkos::DefaultExecutionSpace());
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if (name == "serial") return f(Kokkos::Serial());
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-  if (name == "openmp") return f(Kokkos::OpenMP());
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-  if (name == "cuda") return f(Kokkos::Cuda());
-#endif
-  throw Error("--space " + name + " is not enabled in this build");
+  with_execution_space(name, std::forward<F>(f));
 }
 
 /// Process set-up for drivers: thread placement, then Kokkos.

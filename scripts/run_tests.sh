@@ -21,7 +21,7 @@ echo "== configure ($build, Kokkos from $prefix)"
 # shellcheck disable=SC2086
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_INSTALL_PREFIX="$build/install" \
-  -DSPK_ENABLE_TESTS=ON -DSPK_ENABLE_EXAMPLES=ON -DSPK_ENABLE_PERF_TESTS=ON \
+  -DSPK_ENABLE_TESTS=ON -DSPK_ENABLE_EXAMPLES=ON -DSPK_ENABLE_PERF_TESTS=ON -DSPK_ENABLE_MPI=ON \
   ${SPK_CMAKE_ARGS:-} >"$build.configure.log" 2>&1 || { cat "$build.configure.log"; exit 1; }
 grep -E "^-- spk:" "$build.configure.log" || true
 

@@ -83,3 +83,27 @@ KKMatrix kk_transpose_matrix(const KKMatrix& A) {
 
 }  // namespace spk::Impl
 #endif
+
+// ---- Kokkos Kernels spmv (perf drivers and cross-checks) --------------------
+#if defined(SPK_HAVE_KOKKOSKERNELS) && defined(SPK_COMPAT_KK_SPMV)
+#include <KokkosSparse_spmv.hpp>
+
+namespace spk::Impl {
+
+/// Kokkos Kernels' own SpMV kernel.  4.x would hand CUDA matrices to cuSPARSE
+/// unless asked (SPMVHandle(SPMV_NATIVE)); 3.4 on the host has only its own.
+template <class ExecSpace, class KKMatrix, class X, class Y>
+void kk_spmv_native(const ExecSpace& space, typename Y::non_const_value_type alpha,
+                    const KKMatrix& A, const X& x, typename Y::non_const_value_type beta,
+                    const Y& y) {
+#if SPK_KOKKOS_4
+  KokkosSparse::SPMVHandle<ExecSpace, KKMatrix, X, Y> handle(KokkosSparse::SPMV_NATIVE);
+  KokkosSparse::spmv(space, &handle, "N", alpha, A, x, beta, y);
+#else
+  (void)space;
+  KokkosSparse::spmv("N", alpha, A, x, beta, y);
+#endif
+}
+
+}  // namespace spk::Impl
+#endif

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <spk.hpp>
+#include <spk_execution_spaces.hpp>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct Command {
 
 int run_info(const std::vector<std::string>& args);
 int run_convert(const std::vector<std::string>& args);
+int run_spmv(const std::vector<std::string>& args);
 
 /// Every subcommand, in the order `spk --help` lists them.
 inline const std::vector<Command>& commands() {
@@ -27,6 +29,12 @@ inline const std::vector<Command>& commands() {
        "convert IN OUT                  any Matrix Market file -> coordinate real "
        "general (.mtx or .mtx.gz by OUT's suffix)",
        run_convert},
+      {"spmv",
+       "spmv A [-x X] -o Y [--space S] [--algorithm automatic|scalar|vector|merge_path] "
+       "[--transpose] [--repeat N]\n"
+       "                                y = A·x (x: Matrix Market, default all ones; "
+       "Y: Matrix Market array)",
+       run_spmv},
   };
   return all;
 }
@@ -36,37 +44,17 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// The execution spaces this build can run on, e.g. " serial openmp".
-inline std::string enabled_spaces() {
-  std::string s;
-#if defined(KOKKOS_ENABLE_SERIAL)
-  s += " serial";
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-  s += " openmp";
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-  s += " cuda";
-#endif
-  return s;
-}
+/// The execution spaces this build can run on.
+inline std::string enabled_spaces() { return enabled_space_names(); }
 
 /// Calls f(ExecSpace()) for the execution space named on the command line
 /// ("serial", "openmp", "cuda"; "default" = Kokkos' default).
 template <class F>
 int with_space(const std::string& name, F&& f) {
-  if (name == "default" || name.empty()) return f(Kokkos::DefaultExecutionSpace());
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if (name == "serial") return f(Kokkos::Serial());
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-  if (name == "openmp") return f(Kokkos::OpenMP());
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-  if (name == "cuda") return f(Kokkos::Cuda());
-#endif
-  throw UsageError("execution space '" + name +
-                   "' is not enabled in this build (enabled:" + enabled_spaces() + ")");
+  if (!is_enabled_space(name))
+    throw UsageError("execution space '" + name +
+                     "' is not enabled in this build (enabled:" + enabled_space_names() + ")");
+  return with_execution_space(name, std::forward<F>(f));
 }
 
 }  // namespace spk::cli

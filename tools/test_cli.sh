@@ -4,23 +4,8 @@
 set -u
 spk=$1
 data=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-check() {  # check NAME EXPECTED_EXIT REGEX -- command...
-  local name=$1 want=$2 regex=$3
-  shift 4
-  local out
-  out=$("$@" 2>&1)
-  local got=$?
-  if [ "$got" != "$want" ] || ! grep -qE -- "$regex" <<<"$out"; then
-    echo "FAIL $name (exit $got, want $want; output must match '$regex')"
-    echo "$out" | sed 's/^/    /'
-    fails=$((fails + 1))
-  else
-    echo "ok   $name"
-  fi
-}
+# shellcheck source=tools/cli_check.sh
+. "$(dirname "$0")/cli_check.sh"
 check info-symmetric 0 'nnz: +46 ' -- "$spk" info "$data/LFAT5.mtx"
 check info-gz-pattern 0 'size: +219 x 85' -- "$spk" info "$data/ash219.mtx.gz"
 check info-generator 0 'nnz: +460 ' -- "$spk" info poisson2d:10

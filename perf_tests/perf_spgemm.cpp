@@ -1,0 +1,525 @@
+// perf_spgemm: C = A·A (A·Aᵀ for rectangular A), fp64, side by side in one
+// run: spk (two-phase, fresh handle each time, and numeric reuse), Kokkos
+// Kernels SPGEMM_KK, cuSPARSE cusparseSpGEMM (CUDA), the serial reference and
+// the historical baselines (CSR×CSC dot products, dense output) where they
+// fit.  Prints a table and writes JSON records (one per matrix and impl).
+//
+//   perf_spgemm [MATRIX|SPEC|DIR ...] [--space serial|openmp|cuda] [--repeat N]
+//               [--warmup N] [--json FILE] [--quick] [--no-baselines] [--check]
+// (the common perf options, spk_perf_common.hpp).  No matrix: the default
+// suite, generated matrices plus the real ones of $SPK_MATRIX_DIR.  --check
+// compares spk's C with the serial reference (exit code 2 on a mismatch).
+//
+// Times are medians over the repeats after warm-up: symbolic, numeric and
+// total (ms = total, including C's and all buffers' allocation).  GFLOP/s =
+// 2·products / total.  peak_bytes: the largest amount of device memory the
+// product held at once beyond its inputs (C included), from Kokkos's
+// allocation hooks (spk, Kokkos Kernels) or from the cudaMalloc calls
+// (cuSPARSE).
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <spk_csc_matrix.hpp>
+#include <spk_generators.hpp>
+#include <spk_perf_common.hpp>
+#include <spk_reference_convert.hpp>
+#include <spk_reference_spgemm.hpp>
+#include <spk_spgemm.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#if defined(SPK_HAVE_KOKKOSKERNELS)
+#include <KokkosKernels_Handle.hpp>
+#include <KokkosSparse_spgemm.hpp>
+#endif
+#if defined(SPK_HAVE_CUSPARSE)
+#include <cuda_runtime.h>
+#include <cusparse.h>
+#endif
+
+namespace {
+
+using S = double;
+using O = int;
+using F = int;
+using HostCsr = spk::CsrMatrix<S, O, F, spk::HostDevice>;
+
+// ---- options ----------------------------------------------------------------
+
+struct Options {
+  spk::perf::Options common;
+  bool baselines = true, check = false;
+  int warmup = 1, repeat = 5;
+};
+
+/// Generated matrices of the suite, then the real ones from $SPK_MATRIX_DIR.
+std::vector<std::string> default_suite(bool quick) {
+  std::vector<std::string> s =
+      quick ? std::vector<std::string>{"poisson2d:300", "poisson3d:40", "random:100000:100000:8",
+                                       "rmat:14:8"}
+            : std::vector<std::string>{"poisson2d:1000", "poisson3d:100",
+                                       "random:1000000:1000000:8", "rmat:18:16", "rmat:20:8"};
+  const std::string dir = spk::perf::shared_matrix_dir();
+  if (!dir.empty())
+    for (const char* name :
+         {"cage11.mtx.gz", "TSOPF_RS_b39_c30.mtx.gz", "poisson3Da.mtx.gz", "G3_circuit.mtx.gz",
+          "wiki-Vote.mtx.gz", "ca-CondMat.mtx.gz", "delaunay_n16.mtx.gz", "Maragal_6.mtx.gz"})
+      if (std::filesystem::exists(dir + "/" + name) && !(quick && name[0] == 'G'))
+        s.push_back(dir + "/" + name);
+  return s;
+}
+
+// ---- timing and memory --------------------------------------------------------
+
+double now_ms() {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/// Live and peak bytes of Kokkos allocations outside host memory (all
+/// memory when the space is a host space).
+struct MemTracker {
+  static inline long long live = 0, peak = 0;
+  static inline bool device_only = true;
+  static bool counts(const Kokkos::Tools::SpaceHandle h) {
+    return !device_only || std::strcmp(h.name, "Host") != 0;
+  }
+  static void on_alloc(const Kokkos::Tools::SpaceHandle h, const char*, const void*,
+                       const uint64_t size) {
+    if (!counts(h)) return;
+    live += static_cast<long long>(size);
+    peak = std::max(peak, live);
+  }
+  static void on_free(const Kokkos::Tools::SpaceHandle h, const char*, const void*,
+                      const uint64_t size) {
+    if (counts(h)) live -= static_cast<long long>(size);
+  }
+  static void reset() { peak = live; }
+  static long long extra() { return peak - live; }
+};
+
+struct Result {
+  std::string impl;
+  double symbolic_ms = 0, numeric_ms = 0, total_ms = 0;
+  long long nnz_c = -1, peak_bytes = -1;
+  std::string note;
+};
+
+Result measure_or_throw(const std::string& impl, const Options& opt,
+                        const std::function<void(double&, double&, long long&)>& f);
+
+/// Repeats f (which returns symbolic and numeric ms, the rest of the time is
+/// counted in total) and keeps the medians.
+Result measure(const std::string& impl, const Options& opt,
+               const std::function<void(double&, double&, long long&)>& f) {
+  Result r;
+  r.impl = impl;
+  try {
+    return measure_or_throw(impl, opt, f);
+  } catch (const std::exception& e) {
+    r.note = std::string("failed: ") + e.what();
+    for (char& c : r.note)
+      if (c == '"' || c == '\\' || c == '\n') c = ' ';
+    r.total_ms = -1;
+    return r;
+  }
+}
+
+Result measure_or_throw(const std::string& impl, const Options& opt,
+                        const std::function<void(double&, double&, long long&)>& f) {
+  Result r;
+  r.impl = impl;
+  std::vector<double> sym, num, tot;
+  long long peak = 0;
+  for (int rep = 0; rep < opt.warmup + opt.repeat; ++rep) {
+    double s = 0, n = 0;
+    MemTracker::reset();
+    const double t0 = now_ms();
+    f(s, n, r.nnz_c);
+    const double t1 = now_ms();
+    peak = std::max(peak, MemTracker::extra());
+    if (rep < opt.warmup) continue;
+    sym.push_back(s);
+    num.push_back(n);
+    tot.push_back(t1 - t0);
+  }
+  r.symbolic_ms = median(sym);
+  r.numeric_ms = median(num);
+  r.total_ms = median(tot);
+  r.peak_bytes = peak;
+  return r;
+}
+
+// ---- implementations -----------------------------------------------------------
+
+template <class ExecSpace>
+using DevCsr = spk::CsrMatrix<S, O, F, spk::device_t<ExecSpace>>;
+
+#if defined(SPK_HAVE_CUSPARSE)
+#define SPK_CUDA_CHECK(x)                                                         \
+  do {                                                                            \
+    cudaError_t e_ = (x);                                                         \
+    SPK_REQUIRE(e_ == cudaSuccess, spk::Error, #x, ": ", cudaGetErrorString(e_)); \
+  } while (0)
+#define SPK_CUSPARSE_CHECK(x)                                                                     \
+  do {                                                                                            \
+    cusparseStatus_t s_ = (x);                                                                    \
+    SPK_REQUIRE(s_ == CUSPARSE_STATUS_SUCCESS, spk::Error, #x, ": ", cusparseGetErrorString(s_)); \
+  } while (0)
+
+/// cusparseSpGEMM with the default algorithm: the whole sequence, buffers
+/// and C allocated and freed each time.  Returns nnz(C); peak = the most
+/// bytes cudaMalloc'd at once.
+long long cusparse_spgemm(cusparseHandle_t handle, const DevCsr<Kokkos::Cuda>& A,
+                          const DevCsr<Kokkos::Cuda>& B, double& sym_ms, double& num_ms,
+                          long long& peak) {
+  long long live = 0;
+  peak = 0;
+  auto dmalloc = [&](void** p, size_t n) {
+    SPK_CUDA_CHECK(cudaMalloc(p, n));
+    live += static_cast<long long>(n);
+    peak = std::max(peak, live);
+  };
+  auto dfree = [&](void* p, size_t n) {
+    cudaFree(p);
+    live -= static_cast<long long>(n);
+  };
+  const double t0 = now_ms();
+  cusparseSpMatDescr_t a, b, c;
+  SPK_CUSPARSE_CHECK(cusparseCreateCsr(&a, A.num_rows(), A.num_cols(), A.nnz(),
+                                       (void*)A.row_map().data(), (void*)A.col_idx().data(),
+                                       (void*)A.values().data(), CUSPARSE_INDEX_32I,
+                                       CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  SPK_CUSPARSE_CHECK(cusparseCreateCsr(&b, B.num_rows(), B.num_cols(), B.nnz(),
+                                       (void*)B.row_map().data(), (void*)B.col_idx().data(),
+                                       (void*)B.values().data(), CUSPARSE_INDEX_32I,
+                                       CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  void* c_rows = nullptr;
+  const size_t rows_bytes = (A.num_rows() + 1) * sizeof(int);
+  dmalloc(&c_rows, rows_bytes);
+  SPK_CUSPARSE_CHECK(cusparseCreateCsr(&c, A.num_rows(), B.num_cols(), 0, c_rows, nullptr, nullptr,
+                                       CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                       CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  cusparseSpGEMMDescr_t desc;
+  SPK_CUSPARSE_CHECK(cusparseSpGEMM_createDescr(&desc));
+  const double alpha = 1, beta = 0;
+  const auto op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+  const auto alg = CUSPARSE_SPGEMM_DEFAULT;
+  size_t size1 = 0, size2 = 0;
+  void *buf1 = nullptr, *buf2 = nullptr;
+  SPK_CUSPARSE_CHECK(cusparseSpGEMM_workEstimation(handle, op, op, &alpha, a, b, &beta, c,
+                                                   CUDA_R_64F, alg, desc, &size1, nullptr));
+  dmalloc(&buf1, size1);
+  SPK_CUSPARSE_CHECK(cusparseSpGEMM_workEstimation(handle, op, op, &alpha, a, b, &beta, c,
+                                                   CUDA_R_64F, alg, desc, &size1, buf1));
+  SPK_CUSPARSE_CHECK(cusparseSpGEMM_compute(handle, op, op, &alpha, a, b, &beta, c, CUDA_R_64F, alg,
+                                            desc, &size2, nullptr));
+  dmalloc(&buf2, size2);
+  SPK_CUSPARSE_CHECK(cusparseSpGEMM_compute(handle, op, op, &alpha, a, b, &beta, c, CUDA_R_64F, alg,
+                                            desc, &size2, buf2));
+  int64_t rows, cols, nnz;
+  SPK_CUSPARSE_CHECK(cusparseSpMatGetSize(c, &rows, &cols, &nnz));
+  void *c_cols = nullptr, *c_vals = nullptr;
+  dmalloc(&c_cols, nnz * sizeof(int));
+  dmalloc(&c_vals, nnz * sizeof(double));
+  SPK_CUSPARSE_CHECK(cusparseCsrSetPointers(c, c_rows, c_cols, c_vals));
+  SPK_CUDA_CHECK(cudaDeviceSynchronize());
+  const double t1 = now_ms();
+  SPK_CUSPARSE_CHECK(
+      cusparseSpGEMM_copy(handle, op, op, &alpha, a, b, &beta, c, CUDA_R_64F, alg, desc));
+  SPK_CUDA_CHECK(cudaDeviceSynchronize());
+  const double t2 = now_ms();
+  cusparseSpGEMM_destroyDescr(desc);
+  cusparseDestroySpMat(a);
+  cusparseDestroySpMat(b);
+  cusparseDestroySpMat(c);
+  dfree(buf1, size1);
+  dfree(buf2, size2);
+  dfree(c_rows, rows_bytes);
+  dfree(c_cols, nnz * sizeof(int));
+  dfree(c_vals, nnz * sizeof(double));
+  sym_ms = t1 - t0;
+  num_ms = t2 - t1;
+  return nnz;
+}
+#endif
+
+bool check_failed = false;
+
+template <class ExecSpace>
+std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCsr& B_h,
+                            std::uint64_t products, const std::string& name) {
+  std::vector<Result> out;
+  ExecSpace space;
+  auto A = spk::create_mirror_view_and_copy(space, A_h);
+  auto B = spk::create_mirror_view_and_copy(space, B_h);
+  MemTracker::device_only = !spk::Impl::is_host_space_v<ExecSpace>;
+
+  // spk, everything from scratch each time.
+  DevCsr<ExecSpace> C_spk;
+  out.push_back(measure("spk", opt, [&](double& s, double& n, long long& nnz) {
+    spk::SpgemmHandle<O, F, ExecSpace> h;
+    DevCsr<ExecSpace> C;
+    double t0 = now_ms();
+    spk::spgemm_symbolic(space, h, A, B, C);
+    double t1 = now_ms();
+    spk::spgemm_numeric(space, h, A, B, C);
+    double t2 = now_ms();
+    s = t1 - t0;
+    n = t2 - t1;
+    nnz = C.nnz();
+    C_spk = C;
+  }));
+  {
+    // Numeric reuse: symbolic once, numeric timed.
+    spk::SpgemmHandle<O, F, ExecSpace> h;
+    DevCsr<ExecSpace> C;
+    spk::spgemm_symbolic(space, h, A, B, C);
+    {
+      // One more run with phase timing, for the note of the "spk" record.
+      spk::SpgemmOptions o;
+      o.time_phases = true;
+      spk::SpgemmHandle<O, F, ExecSpace> ht(o);
+      DevCsr<ExecSpace> Ct;
+      spk::spgemm_symbolic(space, ht, A, B, Ct);
+      spk::spgemm_numeric(space, ht, A, B, Ct);
+      std::ostringstream note;
+      note.precision(3);
+      note << "phases(ms)";
+      for (const auto& [phase, ms] : ht.phase_times()) note << " " << phase << "=" << ms;
+      out[0].note = note.str();
+    }
+    Result r = measure("spk-numeric-reuse", opt, [&](double& s, double& n, long long& nnz) {
+      const double t0 = now_ms();
+      spk::spgemm_numeric(space, h, A, B, C);
+      n = now_ms() - t0;
+      s = 0;
+      nnz = C.nnz();
+    });
+    std::ostringstream note;
+    note << "bins";
+    for (auto& b : h.bins())
+      note << " g" << b.group << ":2^" << b.log2_capacity << "x" << (b.end - b.begin);
+    note << (h.plan().slab_dense ? " dense" : " hash") << "-slab " << h.slab_bytes() << "B";
+    r.note = note.str();
+    out.push_back(r);
+  }
+  if (opt.check) {
+    const auto ref = spk::reference::spgemm(A_h, B_h);
+    auto C = spk::create_mirror_view_and_copy_host(C_spk);
+    bool ok = C.nnz() == ref.nnz();
+    for (F k = 0; ok && k < ref.nnz(); ++k)
+      ok = C.col_idx()(k) == ref.col_idx()(k) &&
+           std::abs(C.values()(k) - ref.values()(k)) <=
+               1e-12 * std::max(1.0, std::abs(ref.values()(k)));
+    for (O i = 0; ok && i <= ref.num_rows(); ++i) ok = C.row_map()(i) == ref.row_map()(i);
+    std::printf("# check %s: spk %s the serial reference\n", name.c_str(),
+                ok ? "matches" : "DOES NOT MATCH");
+    if (!ok) check_failed = true;
+  }
+
+#if defined(SPK_HAVE_KOKKOSKERNELS)
+  out.push_back(measure("kk-spgemm-kk", opt, [&](double& s, double& n, long long& nnz) {
+    using MS = typename ExecSpace::memory_space;
+    using KH = KokkosKernels::Experimental::KokkosKernelsHandle<F, O, S, ExecSpace, MS, MS>;
+    double t0 = now_ms();
+    KH kh;
+    kh.create_spgemm_handle(KokkosSparse::SPGEMM_KK);
+    Kokkos::View<F*, ExecSpace> rm("kk.C.row_map", A.num_rows() + 1);
+    KokkosSparse::Experimental::spgemm_symbolic(&kh, A.num_rows(), B.num_rows(), B.num_cols(),
+                                                A.row_map(), A.col_idx(), false, B.row_map(),
+                                                B.col_idx(), false, rm);
+    space.fence();
+    double t1 = now_ms();
+    const F c_nnz = kh.get_spgemm_handle()->get_c_nnz();
+    Kokkos::View<O*, ExecSpace> ci(Kokkos::ViewAllocateWithoutInitializing("kk.C.col_idx"), c_nnz);
+    Kokkos::View<S*, ExecSpace> cv(Kokkos::ViewAllocateWithoutInitializing("kk.C.values"), c_nnz);
+    KokkosSparse::Experimental::spgemm_numeric(
+        &kh, A.num_rows(), B.num_rows(), B.num_cols(), A.row_map(), A.col_idx(), A.values(), false,
+        B.row_map(), B.col_idx(), B.values(), false, rm, ci, cv);
+    space.fence();
+    double t2 = now_ms();
+    kh.destroy_spgemm_handle();
+    s = t1 - t0;
+    n = t2 - t1;
+    nnz = c_nnz;
+  }));
+#endif
+
+#if defined(SPK_HAVE_CUSPARSE)
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    cusparseHandle_t handle;
+    SPK_CUSPARSE_CHECK(cusparseCreate(&handle));
+    long long cu_peak = 0;
+    Result r = measure("cusparse-spgemm", opt, [&](double& s, double& n, long long& nnz) {
+      long long p = 0;
+      nnz = cusparse_spgemm(handle, A, B, s, n, p);
+      cu_peak = std::max(cu_peak, p);
+    });
+    r.peak_bytes = cu_peak;
+    out.push_back(r);
+    cusparseDestroy(handle);
+  }
+#endif
+
+  if (opt.baselines) {
+    if (products <= 400'000'000ull) {
+      Options once = opt;
+      once.warmup = 0;
+      once.repeat = std::min(opt.repeat, 3);
+      Result r = measure("serial-reference", once, [&](double& s, double& n, long long& nnz) {
+        const double t0 = now_ms();
+        nnz = spk::reference::spgemm(A_h, B_h).nnz();
+        s = 0;
+        n = now_ms() - t0;
+      });
+      r.peak_bytes = -1;
+      out.push_back(r);
+    }
+    const double mn = double(A.num_rows()) * double(B.num_cols());
+    if (mn <= (spk::Impl::is_host_space_v<ExecSpace> ? 2.5e7 : 1.5e8)) {
+      auto Bc = spk::create_mirror_view_and_copy(space, spk::reference::csr_to_csc(B_h));
+      out.push_back(measure("baseline-dot-csr-csc", opt, [&](double& s, double& n, long long& nnz) {
+        const double t0 = now_ms();
+        nnz = spk::baseline::spgemm_dot(space, A, Bc).nnz();
+        s = 0;
+        n = now_ms() - t0;
+      }));
+      out.push_back(
+          measure("baseline-dense-output", opt, [&](double& s, double& n, long long& nnz) {
+            const double t0 = now_ms();
+            nnz = spk::baseline::spgemm_dense_output(space, A, Bc).nnz();
+            s = 0;
+            n = now_ms() - t0;
+          }));
+    }
+  }
+  return out;
+}
+
+template <class ExecSpace>
+void run_space(const Options& opt, spk::perf::Report& report) {
+  const std::string space = spk::Impl::space_name<ExecSpace>();
+  for (const std::string& spec : opt.common.matrices) {
+    HostCsr A_h;
+    try {
+      A_h = spk::load_csr<S, O, F>(spec);
+    } catch (const std::exception& e) {
+      report.note(spec + " skipped: " + e.what());
+      continue;
+    }
+    const bool square = A_h.num_rows() == A_h.num_cols();
+    const HostCsr B_h = square ? A_h : spk::transpose(A_h);
+    const std::string name = spk::matrix_display_name(spec) + (square ? "" : " (A*At)");
+    const std::uint64_t products = spk::reference::spgemm_products(A_h, B_h);
+    std::vector<Result> results = run_all<ExecSpace>(opt, A_h, B_h, products, name);
+    double cusparse_ms = 0;
+    long long spk_nnz = -1;
+    for (const Result& r : results) {
+      if (r.impl == "cusparse-spgemm" && r.total_ms > 0) cusparse_ms = r.total_ms;
+      if (r.impl == "spk") spk_nnz = r.nnz_c;
+    }
+    for (const Result& r : results) {
+      if (r.total_ms < 0) {
+        report.note(name + " " + r.impl + " " + r.note);
+        continue;
+      }
+      spk::perf::Record rec;
+      rec.op = "spgemm";
+      rec.matrix = name;
+      rec.impl = r.impl;
+      rec.space = space;
+      rec.rows = A_h.num_rows();
+      rec.cols = A_h.num_cols();
+      rec.nnz = A_h.nnz();
+      rec.ms = r.total_ms;
+      // Bytes: A read once, one entry of B per product, C written once.
+      const double bytes = (double(A_h.nnz()) + double(products) + double(std::max(0LL, r.nnz_c))) *
+                           (sizeof(O) + sizeof(S));
+      rec.gbps = bytes / (r.total_ms * 1e6);
+      rec.gflops = 2.0 * double(products) / (r.total_ms * 1e6);
+      rec.numbers = {{"symbolic_ms", r.symbolic_ms},
+                     {"numeric_ms", r.numeric_ms},
+                     {"products", double(products)},
+                     {"nnz_c", double(r.nnz_c)}};
+      if (r.peak_bytes >= 0) rec.numbers.push_back({"peak_bytes", double(r.peak_bytes)});
+      if (cusparse_ms > 0) rec.numbers.push_back({"speedup_vs_cusparse", cusparse_ms / r.total_ms});
+      if (r.nnz_c != spk_nnz && r.impl != "baseline-dense-output")
+        rec.strings.push_back({"warning", "nnz_c differs from spk"});
+      if (!r.note.empty()) rec.strings.push_back({"note", r.note});
+      report.add(rec);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  spk::perf::set_thread_placement();
+  Kokkos::initialize(argc, argv);
+  int rc = 0;
+  try {
+    Kokkos::Tools::Experimental::set_allocate_data_callback(&MemTracker::on_alloc);
+    Kokkos::Tools::Experimental::set_deallocate_data_callback(&MemTracker::on_free);
+    Options opt;
+    std::vector<char*> args;
+    for (int i = 0; i < argc; ++i) {
+      const std::string a = argv[i];
+      if (a == "--check")
+        opt.check = true;
+      else if (a == "--no-baselines")
+        opt.baselines = false;
+      else
+        args.push_back(argv[i]);
+    }
+    bool warmup_given = false, repeat_given = false;
+    for (char* a : args) {
+      warmup_given |= std::string(a).rfind("--warmup", 0) == 0;
+      repeat_given |= std::string(a).rfind("--repeat", 0) == 0;
+    }
+    opt.common = spk::perf::parse_args(
+        static_cast<int>(args.size()), args.data(),
+        "[MATRIX|SPEC|DIR ...] [--repeat N] [--warmup N] [--space serial|openmp|cuda] "
+        "[--json FILE] [--quick] [--check] [--no-baselines]");
+    // SpGEMM runs are long: fewer repeats than the harness default.
+    if (!repeat_given) opt.common.repeat = 5;
+    if (!warmup_given) opt.common.warmup = 1;
+    opt.repeat = opt.common.repeat;
+    opt.warmup = opt.common.warmup;
+    if (opt.common.matrices.empty()) opt.common.matrices = default_suite(opt.common.quick);
+    spk::perf::Report report(opt.common);
+    spk::perf::with_space(opt.common.space, [&](auto space) {
+      using ExecSpace = decltype(space);
+      report.note(std::string("perf_spgemm: C = A*A (A*At for rectangular A), fp64, int/int; "
+                              "ms = median total incl. allocation; space ") +
+                  spk::Impl::space_name<ExecSpace>() + ", concurrency " +
+                  std::to_string(space.concurrency()));
+      report.print_header();
+      run_space<ExecSpace>(opt, report);
+    });
+    report.write_json();
+    if (check_failed) {
+      std::fprintf(stderr, "perf_spgemm: --check found a mismatch\n");
+      rc = 2;
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "perf_spgemm: %s\n", e.what());
+    rc = 1;
+  }
+  Kokkos::finalize();
+  return rc;
+}

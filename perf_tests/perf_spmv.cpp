@@ -1,0 +1,375 @@
+// perf_spmv: y = A·x (fp64 values, int32 indices) with every spk algorithm,
+// Kokkos Kernels, cuSPARSE (CSR ALG1 and ALG2, CUDA builds) and a plain
+// serial loop, side by side on each matrix, plus the machine's reference
+// bandwidth measured in the same run (device-to-device copy; on the CPU also a
+// streaming read).
+//
+//   perf_spmv [MATRIX|SPEC|DIR ...] [--space serial|openmp|cuda] [--repeat N]
+//             [--warmup N] [--json FILE] [--quick] [--sweep 1] [--serial-loop 0]
+//
+// Without matrices: the default suite (generated Poisson 2-D/3-D, uniform
+// random, R-MAT) plus $SPK_MATRIX_DIR's files.  Reported: median ms after
+// warm-up, GB/s from counted bytes (row_map + col_idx + values + x + y, each
+// once), GFLOP/s (2·nnz), the fraction of the reference bandwidth, and each
+// result's max relative deviation from the serial loop.  --sweep 1 also times
+// explicit launch shapes (the data behind `automatic`).
+#define SPK_COMPAT_KK_SPMV 1
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <spk_mirror.hpp>
+#include <spk_perf_common.hpp>
+#include <spk_spmv.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#if defined(SPK_HAVE_KOKKOSKERNELS)
+#include <spk_kokkoskernels.hpp>
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime.h>
+#include <cusparse.h>
+#endif
+
+namespace {
+
+using S = double;
+using O = int;
+using F = int;
+using HostCsr = spk::CsrMatrix<S, O, F, spk::HostDevice>;
+
+struct Args {
+  int repeat = 10, warmup = 2;
+  bool serial_loop = true;
+  bool sweep = false;  // also time explicit launch shapes (tuning data)
+};
+
+/// The fastest of the last time_ms call's runs: on a shared, loaded host the
+/// median can be a scheduler artefact, the minimum rarely is (reported as
+/// min_ms beside the median).
+double last_min_ms = 0;
+
+/// Median ms of f() (then sync()) over a.repeat runs after a.warmup runs.
+template <class Fn, class Sync>
+double time_ms(const Args& a, Fn&& f, Sync&& sync) {
+  for (int r = 0; r < a.warmup; ++r) f();
+  sync();
+  std::vector<double> t;
+  for (int r = 0; r < a.repeat; ++r) {
+    Kokkos::Timer timer;
+    f();
+    sync();
+    t.push_back(timer.seconds() * 1e3);
+  }
+  std::sort(t.begin(), t.end());
+  last_min_ms = t.front();
+  const size_t n = t.size();
+  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+template <class ExecSpace, class V>
+double stream_read_sum(const ExecSpace& space, const V& src) {
+  double s = 0;
+  Kokkos::parallel_reduce(
+      "stream_read", Kokkos::RangePolicy<ExecSpace>(space, 0, src.extent(0)),
+      KOKKOS_LAMBDA(const size_t i, double& acc) { acc += src(i); }, s);
+  return s;
+}
+
+/// Streaming-read bandwidth (a parallel sum over 512 MiB), GB/s.
+template <class ExecSpace>
+double stream_read_gbps(const ExecSpace& space) {
+  const size_t n = size_t(1) << 26;
+  Kokkos::View<S*, typename ExecSpace::memory_space> src("src", n);
+  Kokkos::deep_copy(space, src, 1.0);
+  double sink = 0;
+  const double ms = spk::perf::median_ms(2, 10, [&] { sink += stream_read_sum(space, src); });
+  if (sink < 0) std::printf("%g\n", sink);
+  return double(n) * sizeof(S) / (ms * 1e6);
+}
+
+template <class ExecSpace>
+int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& report) {
+  using MS = typename ExecSpace::memory_space;
+  using Csr = spk::CsrMatrix<S, O, F, Kokkos::Device<ExecSpace, MS>>;
+  ExecSpace space;
+  const std::string space_name = spk::Impl::space_name<ExecSpace>();
+  const bool host = spk::Impl::is_host_space_v<ExecSpace>;
+  const double copy = spk::perf::copy_gbps(space);
+  const double read = host ? stream_read_gbps(space) : 0.0;
+  const double ref_gbps = host ? read : copy;
+  report.note("space " + space_name + ", concurrency " +
+              std::to_string(spk::Impl::concurrency(space)) + ": copy bandwidth " +
+              spk::perf::json_number(copy) + " GB/s (read + write)" +
+              (host ? ", streaming read " + spk::perf::json_number(read) + " GB/s" : "") +
+              "; ref_frac is the fraction of the " + (host ? "streaming read" : "copy"));
+  report.print_header();
+  int failures = 0;
+  std::vector<std::string> names;
+  for (const auto& spec : opt.matrices) {
+    HostCsr hA;
+    try {
+      hA = spk::load_csr<S, O, F>(spec);
+    } catch (const std::exception& e) {
+      report.note("skipping " + spec + ": " + e.what());
+      continue;
+    }
+    const std::string name = spk::matrix_display_name(spec);
+    names.push_back(name);
+    const long long m = hA.num_rows(), n = hA.num_cols(), nnz = hA.nnz();
+    const double bytes = double(m + 1) * sizeof(F) + double(nnz) * (sizeof(O) + sizeof(S)) +
+                         double(n + m) * sizeof(S);
+    const double flops = 2.0 * nnz;
+    Csr A = spk::create_mirror_view_and_copy(space, hA);
+    Kokkos::View<S*, Kokkos::HostSpace> hx("hx", n), href("href", m);
+    spk::Impl::SplitMix64 rng(42);
+    for (long long i = 0; i < n; ++i) hx(i) = 2 * rng.uniform() - 1;
+    // The plain serial loop: the oracle and a baseline.
+    auto serial_loop = [&] {
+      const F* rp = hA.row_map().data();
+      const O* ci = hA.col_idx().data();
+      const S* va = hA.values().data();
+      const S* xp = hx.data();
+      S* yp = href.data();
+      for (long long i = 0; i < m; ++i) {
+        S s = 0;
+        for (F k = rp[i]; k < rp[i + 1]; ++k) s += va[k] * xp[ci[k]];
+        yp[i] = s;
+      }
+    };
+    serial_loop();
+    Kokkos::View<S*, MS> x("x", n), y("y", m);
+    Kokkos::deep_copy(x, hx);
+    auto hy = Kokkos::create_mirror_view(y);
+    double ref_norm = 0;
+    for (long long i = 0; i < m; ++i) ref_norm = std::max(ref_norm, std::abs(href(i)));
+    auto add = [&](const std::string& impl, double ms, const std::string& sp, bool check,
+                   const std::string& note = "") {
+      double err = -1;
+      if (check) {
+        Kokkos::deep_copy(hy, y);
+        err = 0;
+        for (long long i = 0; i < m; ++i) err = std::max(err, std::abs(hy(i) - href(i)));
+        err /= std::max(ref_norm, 1e-300);
+        if (!(err <= 1e-10)) {
+          ++failures;
+          report.note("MISMATCH " + name + " " + impl + ": max relative error " +
+                      spk::perf::json_number(err));
+        }
+      }
+      const double gbps = bytes / (ms * 1e6);
+      spk::perf::Record r{"spmv", name, impl, sp, m, n, nnz, ms, gbps, flops / (ms * 1e6)};
+      r.numbers.push_back({"ref_frac", gbps / ref_gbps});
+      r.numbers.push_back({"copy_frac", gbps / copy});
+      r.numbers.push_back({"min_ms", last_min_ms});
+      if (err >= 0) r.numbers.push_back({"max_rel_err", err});
+      if (!note.empty()) r.strings.push_back({"launch", note});
+      report.add(r);
+    };
+    auto sync = [&] { space.fence(); };
+    auto poison = [&] { Kokkos::deep_copy(y, std::numeric_limits<S>::quiet_NaN()); };
+
+    for (auto alg : {spk::SpmvAlgorithm::scalar, spk::SpmvAlgorithm::vector,
+                     spk::SpmvAlgorithm::merge_path, spk::SpmvAlgorithm::automatic}) {
+      spk::SpmvOptions o;
+      o.algorithm = alg;
+      spk::SpmvPlan plan(space, A, o);
+      poison();
+      const double ms = time_ms(
+          args, [&] { spk::spmv(space, plan, 1.0, A, x, 0.0, y); }, sync);
+      const auto& L = plan.launch();
+      std::ostringstream note;
+      note << spk::to_string(L.algorithm);
+      if (L.algorithm == spk::SpmvAlgorithm::vector)
+        note << " vl=" << L.vector_length << " ts=" << L.team_size;
+      if (L.algorithm == spk::SpmvAlgorithm::merge_path) note << " items=" << L.merge_path_items;
+      add(std::string("spk-") + spk::to_string(alg), ms, space_name, true, note.str());
+    }
+    if (args.sweep) {  // explicit launch shapes: the data behind automatic's rules
+      std::vector<spk::SpmvOptions> shapes;
+      const bool host = spk::Impl::is_host_space_v<ExecSpace>;
+      for (int vl : host ? std::vector<int>{1} : std::vector<int>{2, 4, 8, 16, 32})
+        for (int threads : host ? std::vector<int>{1, 16} : std::vector<int>{128, 256, 512}) {
+          spk::SpmvOptions o;
+          o.algorithm = spk::SpmvAlgorithm::vector;
+          o.vector_length = vl;
+          o.team_size = std::max(1, threads / vl);
+          shapes.push_back(o);
+        }
+      for (int items :
+           host ? std::vector<int>{1000, 10000, 100000} : std::vector<int>{2, 4, 8, 16, 32}) {
+        spk::SpmvOptions o;
+        o.algorithm = spk::SpmvAlgorithm::merge_path;
+        o.merge_path_items = items;
+        shapes.push_back(o);
+      }
+      for (const auto& o : shapes) {
+        spk::SpmvPlan plan(space, A, o);
+        poison();
+        const double ms = time_ms(
+            args, [&] { spk::spmv(space, plan, 1.0, A, x, 0.0, y); }, sync);
+        std::ostringstream label;
+        if (o.algorithm == spk::SpmvAlgorithm::vector)
+          label << "sweep-vector-vl" << o.vector_length << "-ts" << o.team_size;
+        else
+          label << "sweep-merge_path-i" << o.merge_path_items;
+        add(label.str(), ms, space_name, true);
+      }
+    }
+    {  // automatic without a plan: the mean-only choice.
+      poison();
+      const double ms = time_ms(
+          args, [&] { spk::spmv(space, 1.0, A, x, 0.0, y); }, sync);
+      add("spk-automatic-noplan", ms, space_name, true);
+    }
+#if defined(SPK_HAVE_KOKKOSKERNELS)
+    {
+      auto kA = spk::to_kokkos_kernels(A);
+      poison();
+      double ms = time_ms(
+          args, [&] { KokkosSparse::spmv("N", 1.0, kA, x, 0.0, y); }, sync);
+      add("kokkoskernels", ms, space_name, true, "KokkosSparse::spmv default dispatch");
+#if SPK_KOKKOS_4 && defined(KOKKOS_ENABLE_CUDA)
+      poison();
+      ms = time_ms(
+          args, [&] { spk::Impl::kk_spmv_native(space, 1.0, kA, x, 0.0, y); }, sync);
+      add("kokkoskernels-native", ms, space_name, true, "SPMVHandle(SPMV_NATIVE)");
+#endif
+    }
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+      auto ck = [](cusparseStatus_t s, const char* what) {
+        if (s != CUSPARSE_STATUS_SUCCESS)
+          throw spk::Error(std::string("cuSPARSE ") + what + ": " + cusparseGetErrorString(s));
+      };
+      cusparseHandle_t h;
+      ck(cusparseCreate(&h), "create");
+      ck(cusparseSetStream(h, space.cuda_stream()), "set stream");
+      cusparseSpMatDescr_t mat;
+      ck(cusparseCreateCsr(&mat, m, n, nnz, const_cast<F*>(A.row_map().data()),
+                           const_cast<O*>(A.col_idx().data()), const_cast<S*>(A.values().data()),
+                           CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                           CUDA_R_64F),
+         "create csr");
+      cusparseDnVecDescr_t vx, vy;
+      ck(cusparseCreateDnVec(&vx, n, x.data(), CUDA_R_64F), "dnvec x");
+      ck(cusparseCreateDnVec(&vy, m, y.data(), CUDA_R_64F), "dnvec y");
+      const S one = 1, zero = 0;
+      for (auto [alg, label] : {std::pair{CUSPARSE_SPMV_CSR_ALG1, "cusparse-alg1"},
+                                std::pair{CUSPARSE_SPMV_CSR_ALG2, "cusparse-alg2"}}) {
+        size_t buf_size = 0;
+        ck(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vy,
+                                   CUDA_R_64F, alg, &buf_size),
+           "buffer size");
+        Kokkos::View<char*, MS> buf("cusparse_buffer", std::max<size_t>(buf_size, 1));
+#if CUSPARSE_VERSION >= 12400
+        ck(cusparseSpMV_preprocess(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vy,
+                                   CUDA_R_64F, alg, buf.data()),
+           "preprocess");
+#endif
+        poison();
+        const double ms = time_ms(
+            args,
+            [&] {
+              ck(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vy,
+                              CUDA_R_64F, alg, buf.data()),
+                 "spmv");
+            },
+            sync);
+        add(label, ms, space_name, true);
+      }
+      cusparseDestroyDnVec(vx);
+      cusparseDestroyDnVec(vy);
+      cusparseDestroySpMat(mat);
+      cusparseDestroy(h);
+    }
+#endif
+    if (args.serial_loop) {
+      Args few = args;
+      few.repeat = std::min(args.repeat, 5);
+      few.warmup = 1;
+      const double ms = time_ms(few, serial_loop, [] {});
+      add("serial-loop", ms, "host-1-thread", false);
+    }
+  }
+  // Geometric means of the ratios to the baselines over the suite.
+  const auto& records = report.records();
+  auto min_of = [](const spk::perf::Record& r) {
+    for (const auto& [k, v] : r.numbers)
+      if (k == "min_ms") return v;
+    return r.ms;
+  };
+  auto geo = [&](const std::string& impl, const std::string& base) {
+    double lsum = 0, lsum_min = 0;
+    int cnt = 0;
+    for (const auto& r : records)
+      if (r.impl == impl)
+        for (const auto& b : records)
+          if (b.impl == base && b.matrix == r.matrix) {
+            lsum += std::log(b.ms / r.ms);
+            lsum_min += std::log(min_of(b) / min_of(r));
+            ++cnt;
+          }
+    if (cnt > 0)
+      report.note("geomean speedup of " + impl + " over " + base + ": " +
+                  spk::perf::json_number(std::exp(lsum / cnt)) + " on medians, " +
+                  spk::perf::json_number(std::exp(lsum_min / cnt)) + " on minima (" +
+                  std::to_string(cnt) + " matrices)");
+  };
+  for (const char* base :
+       {"kokkoskernels", "kokkoskernels-native", "cusparse-alg1", "cusparse-alg2", "serial-loop"})
+    geo("spk-automatic", base);
+  if (failures) report.note(std::to_string(failures) + " MISMATCHES");
+  return failures ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  spk::perf::set_thread_placement();
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  auto opt = spk::perf::parse_args(argc, argv,
+                                   "[MATRIX|SPEC|DIR ...] [--repeat N] [--warmup N] [--space S] "
+                                   "[--json FILE] [--quick] [--sweep 1] [--serial-loop 0]",
+                                   {"sweep", "serial-loop"});
+  Args args;
+  args.repeat = opt.repeat;
+  args.warmup = opt.warmup;
+  args.sweep = opt.extra.count("sweep") && opt.extra["sweep"] != "0";
+  args.serial_loop = !(opt.extra.count("serial-loop") && opt.extra["serial-loop"] == "0");
+  int rc = 0;
+  spk::perf::Report report(opt);
+  try {
+    spk::perf::with_space(opt.space, [&](auto space) {
+      using E = decltype(space);
+      if (opt.matrices.empty()) {
+        // Millions of rows on a GPU; a size two CPU cores finish in minutes.
+        if (!spk::Impl::is_host_space_v<E>)
+          opt.matrices = {"poisson2d:2000", "poisson3d:150", "random:2000000:2000000:16:1",
+                          "rmat:21:16:1"};
+        else if (opt.quick)
+          opt.matrices = {"poisson2d:300", "poisson3d:40", "random:200000:200000:16:1",
+                          "rmat:16:16:1"};
+        else
+          opt.matrices = {"poisson2d:1000", "poisson3d:100", "random:1000000:1000000:16:1",
+                          "rmat:20:16:1"};
+        if (const auto dir = spk::perf::shared_matrix_dir(); !dir.empty())
+          for (const auto& f : spk::perf::matrix_files(dir)) opt.matrices.push_back(f);
+      }
+      rc = run<E>(args, opt, report);
+    });
+  } catch (const std::exception& e) {
+    std::cerr << "perf_spmv: error: " << e.what() << "\n";
+    return 2;
+  }
+  report.write_json();
+  return rc;
+}

@@ -1,0 +1,367 @@
+// Kernels behind spk::spmv.  Each works on "CSR-shaped" Views (row_map,
+// col_idx, values), so that CSC in transpose mode and CSR in normal mode share
+// them; x and y are rank-1 or rank-2 (one column per right-hand side).
+#pragma once
+
+#include <spk_compat.hpp>
+#include <spk_spmv_plan.hpp>
+
+namespace spk::Impl {
+
+/// v(i) or v(i, j): rank-1 Views are one right-hand side.
+template <class V, class I>
+KOKKOS_FORCEINLINE_FUNCTION decltype(auto) vec_at(const V& v, I i, int j) {
+  if constexpr (static_cast<int>(V::rank) == 1) {
+    (void)j;
+    return v(i);
+  } else {
+    return v(i, j);
+  }
+}
+
+template <class V>
+int num_vecs(const V& v) {
+  if constexpr (static_cast<int>(V::rank) == 1) {
+    (void)v;
+    return 1;
+  } else {
+    return static_cast<int>(v.extent(1));
+  }
+}
+
+/// Serial needs no atomics; everything else does.
+template <class ExecSpace>
+inline constexpr bool spmv_needs_atomics_v =
+#if defined(KOKKOS_ENABLE_SERIAL)
+    !std::is_same_v<ExecSpace, Kokkos::Serial>;
+#else
+    true;
+#endif
+
+template <bool Atomic, class T>
+KOKKOS_FORCEINLINE_FUNCTION void add_to(T& dst, const T& v) {
+  if constexpr (Atomic)
+    Kokkos::atomic_add(&dst, v);
+  else
+    dst += v;
+}
+
+/// y := α·sum + β·y, where β = 0 must not read y (it may hold NaN).
+template <class S>
+KOKKOS_FORCEINLINE_FUNCTION void axpby_store(S& y, const S& sum, const S& alpha, const S& beta) {
+  y = beta == S(0) ? alpha * sum : alpha * sum + beta * y;
+}
+
+/// Common data of the row-oriented kernels.
+template <class RowMap, class Cols, class Vals, class X, class Y>
+struct SpmvCsrData {
+  using S = typename Y::non_const_value_type;
+  using F = typename RowMap::non_const_value_type;
+  using O = typename Cols::non_const_value_type;
+  static constexpr bool multi = static_cast<int>(Y::rank) == 2;
+  RowMap row_map;
+  Cols cols;
+  Vals vals;
+  X x;
+  Y y;
+  S alpha, beta;
+  long long num_rows;
+  int nv;  // right-hand sides (1 for rank-1)
+
+  KOKKOS_FORCEINLINE_FUNCTION int vecs() const { return multi ? nv : 1; }
+  KOKKOS_FORCEINLINE_FUNCTION S dot(F k0, F k1, int j) const {
+    S sum = 0;
+    for (F k = k0; k < k1; ++k) sum += S(vals(k)) * vec_at(x, cols(k), j);
+    return sum;
+  }
+};
+
+/// scalar: one thread per row.
+template <class D>
+struct SpmvScalarFunctor {
+  D d;
+  KOKKOS_INLINE_FUNCTION void operator()(const long long i) const {
+    const auto k0 = d.row_map(i), k1 = d.row_map(i + 1);
+    for (int j = 0; j < d.vecs(); ++j)
+      axpby_store(vec_at(d.y, i, j), d.dot(k0, k1, j), d.alpha, d.beta);
+  }
+};
+
+/// vector: vector_length lanes per row; a team of team_size lane groups
+/// takes team_size · rows_per_thread consecutive rows, team_size at a time.
+template <class D, class Member>
+struct SpmvVectorFunctor {
+  D d;
+  int rows_per_thread;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
+    using S = typename D::S;
+    using F = typename D::F;
+    const long long first =
+        static_cast<long long>(m.league_rank()) * m.team_size() * rows_per_thread;
+    for (int r = 0; r < rows_per_thread; ++r) {
+      const long long i = first + static_cast<long long>(r) * m.team_size() + m.team_rank();
+      if (i >= d.num_rows) return;
+      const F k0 = d.row_map(i), len = d.row_map(i + 1) - k0;
+      for (int j = 0; j < d.vecs(); ++j) {
+        S sum = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(m, len),
+            [&](const F l, S& s) { s += S(d.vals(k0 + l)) * vec_at(d.x, d.cols(k0 + l), j); }, sum);
+        Kokkos::single(Kokkos::PerThread(m),
+                       [&]() { axpby_store(vec_at(d.y, i, j), sum, d.alpha, d.beta); });
+      }
+    }
+  }
+};
+
+/// merge_path (Merrill & Garland, SC'16): thread `seg` consumes items
+/// [seg·n, (seg+1)·n) of the merge of the row ends with the nonzeros, found by
+/// a binary search on its diagonal.  Rows that end inside the segment are
+/// written (β applied once, there); the unfinished last row's partial sum is
+/// carried out and added by SpmvMergeFixup (a second, small launch).
+template <class D, class CarryRows, class CarryVals>
+struct SpmvMergePathFunctor {
+  D d;
+  CarryRows carry_rows;
+  CarryVals carry_vals;
+  CarryRows segment_rows;  // from the plan (empty: search here)
+  long long nnz, items;
+
+  KOKKOS_INLINE_FUNCTION void search(long long seg, long long diag, long long& i,
+                                     long long& k) const {
+    i = segment_rows.extent(0) > 0 ? static_cast<long long>(segment_rows(seg))
+                                   : merge_path_search(d.row_map, d.num_rows, nnz, diag);
+    k = diag - i;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const long long seg) const {
+    using S = typename D::S;
+    using F = typename D::F;
+    const long long total = d.num_rows + nnz;
+    const long long d0 = seg * items;
+    const long long d1 = d0 + items < total ? d0 + items : total;
+    long long i0, k0, i1, k1;
+    search(seg, d0, i0, k0);
+    search(seg + 1, d1, i1, k1);
+    for (int j = 0; j < d.vecs(); ++j) {
+      F k = static_cast<F>(k0);
+      S sum = 0;
+      for (long long i = i0; i < i1; ++i) {
+        const F end = d.row_map(i + 1);
+        for (; k < end; ++k) sum += S(d.vals(k)) * vec_at(d.x, d.cols(k), j);
+        axpby_store(vec_at(d.y, i, j), sum, d.alpha, d.beta);
+        sum = 0;
+      }
+      for (; k < static_cast<F>(k1); ++k) sum += S(d.vals(k)) * vec_at(d.x, d.cols(k), j);
+      carry_vals(seg, j) = sum;
+    }
+    carry_rows(seg) = static_cast<typename CarryRows::non_const_value_type>(i1);
+  }
+};
+
+/// merge_path on GPUs: team `seg` takes a tile of the merge path (team_size ×
+/// items), stages its products a_k·x(col_k) and its rows' starts in team
+/// scratch with coalesced loads, then sums each row that ends in the tile
+/// from scratch (a thread per row) and reduces the unfinished last row as a
+/// team into the carry, added by SpmvMergeFixup.
+template <class D, class CarryRows, class CarryVals, class Member>
+struct SpmvMergeTileFunctor {
+  using S = typename D::S;
+  using F = typename D::F;
+  using Scratch = typename Member::execution_space::scratch_memory_space;
+  using Products = Kokkos::View<S*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Starts = Kokkos::View<F*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  D d;
+  CarryRows carry_rows;
+  CarryVals carry_vals;
+  CarryRows segment_rows;  // from the plan (empty: search here)
+  long long nnz, items;
+
+  static size_t scratch_bytes(long long items) {
+    return Products::shmem_size(items) + Starts::shmem_size(items + 1);
+  }
+
+  KOKKOS_INLINE_FUNCTION long long split(const Member& m, long long seg, long long diag) const {
+    if (segment_rows.extent(0) > 0) return segment_rows(seg);
+    long long i = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(m),
+        [&](long long& v) { v = merge_path_search(d.row_map, d.num_rows, nnz, diag); }, i);
+    return i;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
+    const long long seg = m.league_rank();
+    const long long total = d.num_rows + nnz;
+    const long long d0 = seg * items;
+    const long long d1 = d0 + items < total ? d0 + items : total;
+    const long long i0 = split(m, seg, d0), i1 = split(m, seg + 1, d1);
+    const F k0 = static_cast<F>(d0 - i0), k1 = static_cast<F>(d1 - i1);
+    const long long nrows = i1 - i0;
+    Products prod(m.team_scratch(0), items);
+    Starts start(m.team_scratch(0), items + 1);
+    // start(r) = where row i0 + r begins, clamped to the tile.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nrows + 1), [&](const long long r) {
+      const F b = d.row_map(i0 + r);
+      start(r) = b > k0 ? b : k0;
+    });
+    for (int j = 0; j < d.vecs(); ++j) {
+      if (j > 0) m.team_barrier();  // the previous column's sums are done
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, k1 - k0), [&](const F l) {
+        prod(l) = S(d.vals(k0 + l)) * vec_at(d.x, d.cols(k0 + l), j);
+      });
+      m.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nrows), [&](const long long r) {
+        S sum = 0;
+        for (F l = start(r); l < start(r + 1); ++l) sum += prod(l - k0);
+        axpby_store(vec_at(d.y, i0 + r, j), sum, d.alpha, d.beta);
+      });
+      S carry = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(m, start(nrows) - k0, k1 - k0),
+          [&](const F l, S& acc) { acc += prod(l); }, carry);
+      Kokkos::single(Kokkos::PerTeam(m), [&]() { carry_vals(seg, j) = carry; });
+    }
+    Kokkos::single(Kokkos::PerTeam(m), [&]() {
+      carry_rows(seg) = static_cast<typename CarryRows::non_const_value_type>(i1);
+    });
+  }
+};
+
+template <bool Atomic, class D, class CarryRows, class CarryVals>
+struct SpmvMergeFixup {
+  D d;
+  CarryRows carry_rows;
+  CarryVals carry_vals;
+  KOKKOS_INLINE_FUNCTION void operator()(const long long seg) const {
+    using S = typename D::S;
+    const long long r = carry_rows(seg);
+    if (r >= d.num_rows) return;
+    for (int j = 0; j < d.vecs(); ++j) {
+      const S c = carry_vals(seg, j);
+      if (c != S(0)) add_to<Atomic>(vec_at(d.y, r, j), d.alpha * c);
+    }
+  }
+};
+
+/// y := β·y (β = 0 writes zeros, ignoring NaN in y).
+template <class ExecSpace, class Y, class S>
+void spmv_scale(const ExecSpace& space, const Y& y, const S beta) {
+  const int nv = num_vecs(y);
+  Kokkos::parallel_for(
+      "spk::spmv.scale", Kokkos::RangePolicy<ExecSpace>(space, 0, y.extent(0)),
+      KOKKOS_LAMBDA(const long long i) {
+        for (int j = 0; j < (static_cast<int>(Y::rank) == 1 ? 1 : nv); ++j) {
+          auto& v = vec_at(y, i, j);
+          v = beta == S(0) ? S(0) : beta * v;
+        }
+      });
+}
+
+/// Scatter form, y += α·Aᵀx for CSR-shaped A (also CSC in normal mode):
+/// row i of A adds α·a_ik·x_i to y(col_k).  Call spmv_scale first.
+template <class ExecSpace, class D>
+void spmv_csr_scatter(const ExecSpace& space, const D& d) {
+  constexpr bool atomic = spmv_needs_atomics_v<ExecSpace>;
+  Kokkos::parallel_for(
+      "spk::spmv.csr_transpose", Kokkos::RangePolicy<ExecSpace>(space, 0, d.num_rows),
+      KOKKOS_LAMBDA(const long long i) {
+        using S = typename D::S;
+        for (int j = 0; j < d.vecs(); ++j) {
+          const S xi = d.alpha * vec_at(d.x, i, j);
+          for (auto k = d.row_map(i); k < d.row_map(i + 1); ++k)
+            add_to<atomic>(vec_at(d.y, d.cols(k), j), S(d.vals(k)) * xi);
+        }
+      });
+}
+
+/// COO: y(row_k) += α·a_k·x(col_k) with atomics.  Call spmv_scale first.
+template <class ExecSpace, class Rows, class Cols, class Vals, class X, class Y, class S>
+void spmv_coo(const ExecSpace& space, const Rows& rows, const Cols& cols, const Vals& vals,
+              const X& x, const Y& y, const S alpha) {
+  constexpr bool atomic = spmv_needs_atomics_v<ExecSpace>;
+  const int nv = num_vecs(y);
+  Kokkos::parallel_for(
+      "spk::spmv.coo", Kokkos::RangePolicy<ExecSpace>(space, 0, vals.extent(0)),
+      KOKKOS_LAMBDA(const long long k) {
+        const S a = alpha * S(vals(k));
+        for (int j = 0; j < (static_cast<int>(Y::rank) == 1 ? 1 : nv); ++j)
+          add_to<atomic>(vec_at(y, rows(k), j), a * vec_at(x, cols(k), j));
+      });
+}
+
+/// Runs a row-oriented CSR product with the resolved launch L.  carry_* are
+/// merge-path scratch of at least L.num_segments rows (allocated here when
+/// empty).
+template <class ExecSpace, class D, class CarryRows, class CarryVals>
+void spmv_csr_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d, long long nnz,
+                     CarryRows carry_rows, CarryVals carry_vals, CarryRows segment_rows) {
+  if (d.num_rows == 0) return;
+  switch (L.algorithm) {
+    case SpmvAlgorithm::automatic:  // resolved before; treat as scalar
+    case SpmvAlgorithm::scalar: {
+      Kokkos::parallel_for("spk::spmv.scalar", Kokkos::RangePolicy<ExecSpace>(space, 0, d.num_rows),
+                           SpmvScalarFunctor<D>{d});
+      break;
+    }
+    case SpmvAlgorithm::vector: {
+      using Policy = Kokkos::TeamPolicy<ExecSpace>;
+      using Member = typename Policy::member_type;
+      int vl =
+          std::max(1, std::min(L.vector_length, static_cast<int>(Policy::vector_length_max())));
+      int ts = std::max(1, L.team_size);
+      const int rpt = std::max(1, L.rows_per_thread);
+      SpmvVectorFunctor<D, Member> f{d, rpt};
+      const int ts_max = Policy(space, 1, 1, vl).team_size_max(f, Kokkos::ParallelForTag());
+      ts = std::min(ts, ts_max);
+      const long long per_team = static_cast<long long>(ts) * rpt;
+      const long long league = (d.num_rows + per_team - 1) / per_team;
+      Kokkos::parallel_for("spk::spmv.vector", Policy(space, league, ts, vl), f);
+      break;
+    }
+    case SpmvAlgorithm::merge_path: {
+      const long long segs = L.num_segments;
+      if (segs == 0) return;
+      using CR = Kokkos::View<typename D::O*, typename CarryVals::memory_space>;
+      CR rows = carry_rows;
+      CarryVals vals = carry_vals;
+      if (rows.extent(0) < static_cast<size_t>(segs) ||
+          vals.extent(0) < static_cast<size_t>(segs) ||
+          vals.extent(1) < static_cast<size_t>(d.vecs())) {
+        rows = CR(Kokkos::ViewAllocateWithoutInitializing("spk::spmv.carry_rows"), segs);
+        vals = CarryVals(Kokkos::ViewAllocateWithoutInitializing("spk::spmv.carry_values"), segs,
+                         d.vecs());
+      }
+      const CR starts =
+          segment_rows.extent(0) == static_cast<size_t>(segs + 1) ? CR(segment_rows) : CR();
+      if constexpr (is_host_space_v<ExecSpace>) {
+        Kokkos::parallel_for(
+            "spk::spmv.merge_path", Kokkos::RangePolicy<ExecSpace>(space, 0, segs),
+            SpmvMergePathFunctor<D, CR, CarryVals>{d, rows, vals, starts, nnz, L.merge_path_items});
+      } else {
+        using Policy = Kokkos::TeamPolicy<ExecSpace>;
+        using F = SpmvMergeTileFunctor<D, CR, CarryVals, typename Policy::member_type>;
+        const int ts = std::max(1, L.team_size);
+        Kokkos::parallel_for(
+            "spk::spmv.merge_path",
+            Policy(space, segs, ts, 1)
+                .set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(L.merge_path_items))),
+            F{d, rows, vals, starts, nnz, L.merge_path_items});
+      }
+      if constexpr (is_host_space_v<ExecSpace>) {
+        // A few dozen carries: adding them on this thread is cheaper than
+        // another fork/join.
+        space.fence();
+        const SpmvMergeFixup<false, D, CR, CarryVals> fix{d, rows, vals};
+        for (long long s = 0; s < segs; ++s) fix(s);
+      } else {
+        Kokkos::parallel_for("spk::spmv.merge_path_fixup",
+                             Kokkos::RangePolicy<ExecSpace>(space, 0, segs),
+                             SpmvMergeFixup<true, D, CR, CarryVals>{d, rows, vals});
+      }
+      break;
+    }
+  }
+}
+
+}  // namespace spk::Impl

@@ -1,0 +1,301 @@
+// Sparse matrix-matrix product C = A·B (CSR), in two phases:
+//   spgemm_symbolic(space, handle, A, B, C)  C's row pointers and nnz
+//   spgemm_numeric(space, handle, A, B, C)   C's columns and values
+// numeric may run again whenever A's and B's values change (same patterns)
+// at numeric cost only.  spgemm(A, B) does both in one call.
+//
+//   spk::SpgemmHandle<int, int, Kokkos::Cuda> h;   // options: SpgemmOptions
+//   spk::CsrMatrix<double, int, int, Kokkos::Cuda> C;
+//   spk::spgemm_symbolic(h, A, B, C);
+//   spk::spgemm_numeric(h, A, B, C);
+//
+// Rows of C have sorted columns unless the handle's options say
+// SpgemmSort::Unsorted.  Products are counted in 64 bits and nnz(C) is
+// checked against the Offset type before C is allocated (spk::Overflow).
+#pragma once
+
+#include <cstdint>
+#include <impl/spk_spgemm_binned.hpp>
+#include <impl/spk_spgemm_thread_dense.hpp>
+#include <limits>
+#include <spk_csr_matrix.hpp>
+#include <spk_error.hpp>
+#include <spk_spgemm_handle.hpp>
+#include <spk_validate.hpp>
+
+namespace spk {
+namespace Impl {
+
+/// Records phase times in the handle when its options ask for them.
+template <class ExecSpace, class Handle>
+struct SpgemmPhaseTimer {
+  const ExecSpace& space;
+  const Handle& handle;
+  Kokkos::Timer timer;
+  SpgemmPhaseTimer(const ExecSpace& s, const Handle& h) : space(s), handle(h) {}
+  void operator()(const char* phase) {
+    if (!handle.options().time_phases) return;
+    space.fence();
+    handle.add_phase_time(phase, timer.seconds() * 1e3);
+    timer.reset();
+  }
+};
+
+template <class ExecSpace, class S, class O, class F, class DA, class DB, class DC>
+SpgemmViews<S, O, F, device_t<ExecSpace>> spgemm_views(const CsrMatrix<S, O, F, DA>& A,
+                                                       const CsrMatrix<S, O, F, DB>& B,
+                                                       const CsrMatrix<S, O, F, DC>& C) {
+  return {A.row_map(), B.row_map(), C.row_map(), A.col_idx(), B.col_idx(),
+          A.values(),  B.values(),  C.col_idx(), C.values()};
+}
+
+template <class ExecSpace, class... Mats>
+constexpr void spgemm_check_access() {
+  static_assert((is_accessible_v<ExecSpace, typename Mats::memory_space> && ...),
+                "spk::spgemm: the matrices and the handle must live in memory the execution "
+                "space can access");
+}
+
+template <class ExecSpace>
+SpgemmAlgorithm spgemm_resolve(SpgemmAlgorithm a) {
+  if (a == SpgemmAlgorithm::Auto)
+    return is_host_space_v<ExecSpace> ? SpgemmAlgorithm::ThreadDense : SpgemmAlgorithm::BinnedHash;
+  SPK_REQUIRE(a != SpgemmAlgorithm::ThreadDense || is_host_space_v<ExecSpace>, Error,
+              "spk::spgemm: SpgemmAlgorithm::ThreadDense runs on host execution spaces only, not ",
+              ExecSpace::name());
+  return a;
+}
+
+}  // namespace Impl
+
+/// Symbolic phase of C = A·B: checks the shapes (and A's and B's structure
+/// unless options().validate_inputs is false), counts the products, bins the
+/// rows, counts the distinct columns of each row of C and allocates C
+/// (row pointers filled, columns and values left for spgemm_numeric).
+/// Throws ShapeMismatch when A's columns differ from B's rows, Overflow when
+/// nnz(C) does not fit Offset (before allocating C).
+template <class ExecSpace, class S, class O, class F, class HD, class DA, class DB, class DC>
+void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
+                     const CsrMatrix<S, O, F, DA>& A, const CsrMatrix<S, O, F, DB>& B,
+                     CsrMatrix<S, O, F, DC>& C) {
+  using Dev = device_t<ExecSpace>;
+  using Handle = SpgemmHandle<O, F, HD>;
+  Impl::spgemm_check_access<ExecSpace, CsrMatrix<S, O, F, DA>, CsrMatrix<S, O, F, DB>,
+                            CsrMatrix<S, O, F, DC>, CsrMatrix<S, O, F, HD>>();
+  Impl::require_product_shapes(A, B, "spk::spgemm_symbolic");
+  const SpgemmOptions& opt = handle.options();
+  handle.clear_phase_times();
+  Impl::SpgemmPhaseTimer<ExecSpace, Handle> mark(space, handle);
+  if (opt.validate_inputs) {
+    validate(space, A);
+    validate(space, B);
+    mark("symbolic.validate");
+  }
+  const std::int64_t m = A.num_rows();
+  const std::uint64_t ncols = static_cast<std::uint64_t>(B.num_cols());
+  typename Handle::Plan& plan = handle.plan();
+  plan = typename Handle::Plan();
+  plan.a_rows = A.num_rows();
+  plan.a_cols = A.num_cols();
+  plan.b_cols = B.num_cols();
+  plan.a_nnz = static_cast<std::uint64_t>(A.nnz());
+  plan.b_nnz = static_cast<std::uint64_t>(B.nnz());
+
+  // 1. Products per row, in 64 bits.
+  Kokkos::View<std::uint64_t*, Dev> products(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::products"), m);
+  std::uint64_t max_row = 0;
+  const std::uint64_t total = m > 0 ? Impl::count_row_products(space, m, A.row_map(), A.col_idx(),
+                                                               B.row_map(), products, max_row)
+                                    : 0;
+  const SpgemmAlgorithm algo = Impl::spgemm_resolve<ExecSpace>(opt.algorithm);
+  mark("symbolic.count_products");
+
+  // 2. Distinct columns per row into counts(i + 1).
+  Kokkos::View<std::int64_t*, Dev> counts("spk::spgemm::row_counts", m + 1);
+  CsrMatrix<S, O, F, Dev> none;  // C's arrays are not needed yet
+  const auto v = Impl::spgemm_views<ExecSpace>(A, B, none);
+  std::vector<Impl::SpgemmBin> bins;
+  std::size_t slab_bytes = 0;
+  if (total > 0) {
+    if constexpr (Impl::is_host_space_v<ExecSpace>) {
+      if (algo == SpgemmAlgorithm::ThreadDense) {
+        const auto tp = Impl::spgemm_thread_plan<ExecSpace, O, S>(
+            space, ncols, max_row,
+            opt.slab_budget_bytes ? opt.slab_budget_bytes : std::size_t(512) << 20);
+        plan.slab_dense = tp.dense;
+        plan.slab_capacity = tp.slab_capacity;
+        plan.num_slabs = tp.num_slabs;
+        slab_bytes = tp.num_slabs * tp.slab_capacity * (sizeof(O) + sizeof(S));
+        Impl::spgemm_thread_symbolic(space, v, m, ncols, counts, tp);
+      }
+    }
+    if (algo == SpgemmAlgorithm::BinnedHash) {
+      const double avg_b = B.num_rows() > 0 ? double(B.nnz()) / double(B.num_rows()) : 0.0;
+      const auto t = Impl::spgemm_binned_tuning(space, opt, avg_b, sizeof(O) + sizeof(S));
+      plan.vector_length = t.vector_length;
+      plan.lane_team_size = t.lane_team_size;
+      plan.perm = typename Handle::perm_type(
+          Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::perm"), m);
+      bins = Impl::spgemm_bin_rows(space, m, ncols, products, plan.perm, t);
+      mark("symbolic.bin_rows");
+      if (!bins.empty() && bins.back().group == 2) {
+        // Slabs for the rows whose tables do not fit scratch: dense when B is
+        // not much wider than the largest such table.
+        const auto& g = bins.back();
+        std::uint64_t max_u = 0;
+        const auto perm = plan.perm;
+        Kokkos::parallel_reduce(
+            "spk::spgemm::max_global_row", Kokkos::RangePolicy<ExecSpace>(space, g.begin, g.end),
+            KOKKOS_LAMBDA(const std::int64_t r, std::uint64_t& mx) {
+              const std::uint64_t p = products(perm(r));
+              const std::uint64_t u = p < ncols ? p : ncols;
+              if (u > mx) mx = u;
+            },
+            Kokkos::Max<std::uint64_t>(max_u));
+        std::uint64_t global_products = 0;
+        Kokkos::parallel_reduce(
+            "spk::spgemm::global_products", Kokkos::RangePolicy<ExecSpace>(space, g.begin, g.end),
+            KOKKOS_LAMBDA(const std::int64_t r, std::uint64_t& sum) { sum += products(perm(r)); },
+            global_products);
+        const std::uint64_t hash_cap = Impl::spgemm_table_capacity(max_u);
+        plan.slab_dense = ncols <= 2 * hash_cap;
+        plan.slab_capacity = plan.slab_dense ? ncols : hash_cap;
+        SPK_REQUIRE(plan.slab_capacity < (std::uint64_t(1) << 32), Overflow,
+                    "spk::spgemm_symbolic: a row with ", max_u,
+                    " distinct columns at most needs a table of more than 2^32 entries");
+        const std::size_t entry = sizeof(O) + sizeof(S);
+        // Default budget: in proportion to the work of these rows (so that
+        // small products stay small), between 16 and 512 MiB.
+        const std::size_t budget =
+            opt.slab_budget_bytes
+                ? opt.slab_budget_bytes
+                : std::clamp<std::size_t>(global_products * entry / 2, std::size_t(16) << 20,
+                                          std::size_t(512) << 20);
+        const std::int64_t by_budget =
+            std::max<std::int64_t>(1, budget / (plan.slab_capacity * entry));
+        plan.num_slabs =
+            static_cast<int>(std::min<std::int64_t>({by_budget, t.max_slabs, g.end - g.begin}));
+        slab_bytes = plan.num_slabs * plan.slab_capacity * entry;
+      }
+      Impl::spgemm_binned_symbolic(space, v, plan.perm, bins, counts, products, ncols, t,
+                                   plan.slab_capacity, plan.num_slabs, plan.slab_dense);
+    }
+    mark("symbolic.count_columns");
+  }
+
+  // 3. Row pointers: scanned in 64 bits and checked before C is allocated.
+  std::int64_t nnz_c = 0;
+  Kokkos::parallel_scan(
+      "spk::spgemm::scan_counts", Kokkos::RangePolicy<ExecSpace>(space, 0, m + 1),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum, const bool final) {
+        sum += counts(i);
+        if (final) counts(i) = sum;
+      },
+      nnz_c);
+  mark("symbolic.scan");
+  Impl::require_fits_offset<F>(static_cast<std::uint64_t>(nnz_c), total, "spk::spgemm_symbolic");
+  typename Handle::row_map_type row_map(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.row_map"), m + 1);
+  Kokkos::parallel_for(
+      "spk::spgemm::row_map", Kokkos::RangePolicy<ExecSpace>(space, 0, m + 1),
+      KOKKOS_LAMBDA(const std::int64_t i) { row_map(i) = static_cast<F>(counts(i)); });
+  using CMat = CsrMatrix<S, O, F, DC>;
+  C = CMat(A.num_rows(), B.num_cols(), row_map,
+           typename CMat::index_type(
+               Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.col_idx"), nnz_c),
+           typename CMat::values_type(
+               Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.values"), nnz_c));
+  plan.row_map_c = row_map;
+  space.fence();
+  mark("symbolic.allocate_c");
+  handle.set_result(algo, total, max_row, static_cast<std::uint64_t>(nnz_c), std::move(bins),
+                    slab_bytes);
+}
+
+/// Numeric phase: fills C's columns and values from A's and B's current
+/// values.  A and B must have the patterns symbolic saw, C must come from
+/// symbolic (its row pointers are the handle's).
+template <class ExecSpace, class S, class O, class F, class HD, class DA, class DB, class DC>
+void spgemm_numeric(const ExecSpace& space, const SpgemmHandle<O, F, HD>& handle,
+                    const CsrMatrix<S, O, F, DA>& A, const CsrMatrix<S, O, F, DB>& B,
+                    CsrMatrix<S, O, F, DC>& C) {
+  Impl::spgemm_check_access<ExecSpace, CsrMatrix<S, O, F, DA>, CsrMatrix<S, O, F, DB>,
+                            CsrMatrix<S, O, F, DC>, CsrMatrix<S, O, F, HD>>();
+  SPK_REQUIRE(handle.symbolic_done(), Error,
+              "spk::spgemm_numeric: run spgemm_symbolic with this handle first");
+  const auto& plan = handle.plan();
+  SPK_REQUIRE(A.num_rows() == plan.a_rows && A.num_cols() == plan.a_cols &&
+                  B.num_cols() == plan.b_cols && B.num_rows() == plan.a_cols &&
+                  static_cast<std::uint64_t>(A.nnz()) == plan.a_nnz &&
+                  static_cast<std::uint64_t>(B.nnz()) == plan.b_nnz,
+              ShapeMismatch, "spk::spgemm_numeric: A is ", +A.num_rows(), " x ", +A.num_cols(),
+              " with ", +A.nnz(), " entries and B ", +B.num_rows(), " x ", +B.num_cols(), " with ",
+              +B.nnz(), ", but symbolic saw A ", +plan.a_rows, " x ", +plan.a_cols, " with ",
+              plan.a_nnz, " and B with ", plan.b_nnz, " entries");
+  SPK_REQUIRE(static_cast<std::uint64_t>(C.nnz()) == handle.nnz() &&
+                  C.row_map().data() == plan.row_map_c.data(),
+              ShapeMismatch, "spk::spgemm_numeric: C (", +C.nnz(),
+              " entries) is not the matrix spgemm_symbolic made for this handle (", handle.nnz(),
+              " entries)");
+  if (handle.nnz() == 0) return;
+  const std::int64_t m = A.num_rows();
+  const std::uint64_t ncols = static_cast<std::uint64_t>(B.num_cols());
+  const bool sorted = handle.options().sort == SpgemmSort::Sorted;
+  const auto v = Impl::spgemm_views<ExecSpace>(A, B, C);
+  Impl::SpgemmPhaseTimer<ExecSpace, SpgemmHandle<O, F, HD>> mark(space, handle);
+  if constexpr (Impl::is_host_space_v<ExecSpace>) {
+    if (handle.algorithm() == SpgemmAlgorithm::ThreadDense) {
+      Impl::SpgemmThreadPlan<ExecSpace> tp;
+      tp.dense = plan.slab_dense;
+      tp.slab_capacity = plan.slab_capacity;
+      tp.num_slabs = plan.num_slabs;
+      Impl::spgemm_thread_numeric(space, v, m, ncols, tp, sorted);
+    }
+  }
+  if (handle.algorithm() == SpgemmAlgorithm::BinnedHash) {
+    Impl::SpgemmBinnedTuning t;
+    t.vector_length = plan.vector_length;
+    t.lane_team_size = plan.lane_team_size;
+    Impl::spgemm_binned_numeric(space, v, plan.perm, handle.bins(), ncols, t, plan.slab_capacity,
+                                plan.num_slabs, plan.slab_dense, sorted);
+  }
+  space.fence();
+  mark("numeric");
+}
+
+/// spgemm_symbolic in C's execution space.
+template <class S, class O, class F, class HD, class DA, class DB, class DC>
+void spgemm_symbolic(SpgemmHandle<O, F, HD>& handle, const CsrMatrix<S, O, F, DA>& A,
+                     const CsrMatrix<S, O, F, DB>& B, CsrMatrix<S, O, F, DC>& C) {
+  spgemm_symbolic(typename CsrMatrix<S, O, F, DC>::execution_space(), handle, A, B, C);
+}
+
+/// spgemm_numeric in C's execution space.
+template <class S, class O, class F, class HD, class DA, class DB, class DC>
+void spgemm_numeric(const SpgemmHandle<O, F, HD>& handle, const CsrMatrix<S, O, F, DA>& A,
+                    const CsrMatrix<S, O, F, DB>& B, CsrMatrix<S, O, F, DC>& C) {
+  spgemm_numeric(typename CsrMatrix<S, O, F, DC>::execution_space(), handle, A, B, C);
+}
+
+/// C = A·B in one call, in the execution space `space` (C lives there).
+template <class ExecSpace, class S, class O, class F, class DA, class DB>
+CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm(const ExecSpace& space,
+                                               const CsrMatrix<S, O, F, DA>& A,
+                                               const CsrMatrix<S, O, F, DB>& B,
+                                               const SpgemmOptions& options = SpgemmOptions()) {
+  SpgemmHandle<O, F, device_t<ExecSpace>> handle(options);
+  CsrMatrix<S, O, F, device_t<ExecSpace>> C;
+  spgemm_symbolic(space, handle, A, B, C);
+  spgemm_numeric(space, handle, A, B, C);
+  return C;
+}
+
+/// C = A·B in one call, in A's execution space.
+template <class S, class O, class F, class DA, class DB>
+auto spgemm(const CsrMatrix<S, O, F, DA>& A, const CsrMatrix<S, O, F, DB>& B,
+            const SpgemmOptions& options = SpgemmOptions()) {
+  return spgemm(typename CsrMatrix<S, O, F, DA>::execution_space(), A, B, options);
+}
+
+}  // namespace spk

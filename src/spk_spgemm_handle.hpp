@@ -1,0 +1,137 @@
+// SpgemmHandle: what spgemm_symbolic leaves for spgemm_numeric (the row
+// binning and C's row pointers), plus the options of the product.
+#pragma once
+
+#include <cstdint>
+#include <spk_device.hpp>
+#include <vector>
+
+namespace spk {
+
+/// Whether spgemm_numeric sorts the columns of each row of C.
+enum class SpgemmSort {
+  Sorted,   ///< columns increasing in every row (the default)
+  Unsorted  ///< any order within a row: cheaper when the caller does not care
+};
+
+/// Which kernel family computes the product.
+enum class SpgemmAlgorithm {
+  Auto,        ///< ThreadDense on host spaces, BinnedHash elsewhere
+  BinnedHash,  ///< rows binned by product count: lane-group, team-scratch and
+               ///< global-slab hash tables (the GPU design; runs anywhere)
+  ThreadDense  ///< Gustavson per row with a per-thread dense accumulator
+               ///< (a hash slab when the columns do not fit the budget)
+};
+
+/// Options of a product.  Zeros mean "pick for the backend".
+struct SpgemmOptions {
+  SpgemmSort sort = SpgemmSort::Sorted;
+  SpgemmAlgorithm algorithm = SpgemmAlgorithm::Auto;
+  /// Run spk::validate on A and B in symbolic (one O(nnz) pass).
+  bool validate_inputs = true;
+  /// Largest team scratch table, in bytes (keys + values); rows whose table
+  /// would be larger go to global-memory slabs.  0: the backend's limit.
+  std::size_t max_scratch_bytes = 0;
+  /// Global memory allowed for the slabs of long rows (and the per-thread
+  /// accumulators of ThreadDense).  0: 512 MiB.
+  std::size_t slab_budget_bytes = 0;
+  /// Threads per team of the BinnedHash team kernels.  0: backend default.
+  int team_size = 0;
+  /// Fence after each phase and keep its time (SpgemmHandle::phase_times).
+  bool time_phases = false;
+};
+
+namespace Impl {
+
+/// Binning of the rows of A (and so of C) by their number of products, kept
+/// by the handle so that numeric never recounts.
+struct SpgemmBin {
+  int log2_capacity = 0;            ///< table capacity of the rows in this bin
+  int group = 0;                    ///< 0: a lane group per row, 1: a team per row, 2: global slab
+  int team_size = 1;                ///< threads per team of this bin's kernel
+  std::int64_t begin = 0, end = 0;  ///< range in the permutation
+};
+
+}  // namespace Impl
+
+/// The reusable state of C = A·B.  Create one per product pattern; call
+/// spgemm_symbolic once, then spgemm_numeric as often as A's and B's values
+/// change (their patterns must not).  Ordinal and Offset are those of the
+/// matrices, Device where the plan lives.
+template <class Ordinal = int, class Offset = int, class Device = DefaultDevice>
+class SpgemmHandle {
+ public:
+  using device_type = device_t<Device>;
+  using row_map_type = Kokkos::View<Offset*, device_type>;
+  using perm_type = Kokkos::View<Ordinal*, device_type>;
+
+  SpgemmHandle() = default;
+  explicit SpgemmHandle(const SpgemmOptions& options) : options_(options) {}
+
+  const SpgemmOptions& options() const noexcept { return options_; }
+  /// Changing options invalidates the plan (symbolic must run again).
+  void set_options(const SpgemmOptions& options) {
+    options_ = options;
+    symbolic_done_ = false;
+  }
+  void set_sort(SpgemmSort sort) noexcept { options_.sort = sort; }  // numeric-only option
+
+  bool symbolic_done() const noexcept { return symbolic_done_; }
+  /// Number of scalar products (multiply-adds) of A·B: 2·products flops.
+  std::uint64_t products() const noexcept { return products_; }
+  /// nnz(C), known after symbolic.
+  std::uint64_t nnz() const noexcept { return nnz_c_; }
+  /// Largest number of products in one row.
+  std::uint64_t max_row_products() const noexcept { return max_row_products_; }
+  /// The algorithm symbolic chose (never Auto).
+  SpgemmAlgorithm algorithm() const noexcept { return algorithm_; }
+  /// Rows per bin (BinnedHash): for reports and tests.
+  const std::vector<Impl::SpgemmBin>& bins() const noexcept { return bins_; }
+  /// Bytes of the per-thread or per-team global slabs used by numeric.
+  std::size_t slab_bytes() const noexcept { return slab_bytes_; }
+  /// (phase, ms) of the last symbolic and numeric, when options().time_phases.
+  const std::vector<std::pair<std::string, double>>& phase_times() const noexcept {
+    return phase_times_;
+  }
+  void clear_phase_times() const { phase_times_.clear(); }
+  void add_phase_time(const std::string& phase, double ms) const {
+    phase_times_.emplace_back(phase, ms);
+  }
+
+  // ---- implementation state, written by spgemm_symbolic -------------------
+  struct Plan {
+    row_map_type row_map_c;  // C's row pointers (shared with C)
+    perm_type perm;          // rows grouped by bin (BinnedHash)
+    Ordinal a_rows = 0, a_cols = 0, b_cols = 0;
+    std::uint64_t a_nnz = 0, b_nnz = 0;
+    std::uint64_t slab_capacity = 0;  // entries per slab (global rows)
+    int num_slabs = 0;
+    bool slab_dense = false;  // slabs indexed by column (no hashing)
+    int vector_length = 1;
+    int lane_team_size = 1;  // rows (threads) per team in lane-group bins
+  };
+  Plan& plan() noexcept { return plan_; }
+  const Plan& plan() const noexcept { return plan_; }
+  void set_result(SpgemmAlgorithm algo, std::uint64_t products, std::uint64_t max_row,
+                  std::uint64_t nnz_c, std::vector<Impl::SpgemmBin> bins, std::size_t slab_bytes) {
+    algorithm_ = algo;
+    products_ = products;
+    max_row_products_ = max_row;
+    nnz_c_ = nnz_c;
+    bins_ = std::move(bins);
+    slab_bytes_ = slab_bytes;
+    symbolic_done_ = true;
+  }
+
+ private:
+  SpgemmOptions options_;
+  Plan plan_;
+  bool symbolic_done_ = false;
+  SpgemmAlgorithm algorithm_ = SpgemmAlgorithm::Auto;
+  std::uint64_t products_ = 0, max_row_products_ = 0, nnz_c_ = 0;
+  std::vector<Impl::SpgemmBin> bins_;
+  std::size_t slab_bytes_ = 0;
+  mutable std::vector<std::pair<std::string, double>> phase_times_;
+};
+
+}  // namespace spk

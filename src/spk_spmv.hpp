@@ -1,0 +1,218 @@
+// Sparse matrix × dense vector(s): y := α·op(A)·x + β·y.
+//
+//   spk::spmv(space, alpha, A, x, beta, y, options)   // the full form
+//   spk::spmv(space, plan, alpha, A, x, beta, y)      // repeated products, see SpmvPlan
+//   spk::spmv(alpha, A, x, beta, y, options)          // A's execution space
+//   spk::spmv(A, x, y, options)                       // α = 1, β = 0
+//
+// A is a CsrMatrix, CscMatrix or CooMatrix; op(A) is A or Aᵀ (options.mode).
+// x and y are rank-1 Views, or rank-2 Views with one column per right-hand
+// side.  β = 0 overwrites y without reading it (NaN in y is ignored); α = 0
+// only scales y.  CSR products pick an algorithm (SpmvAlgorithm); transposed
+// CSR, CSC and COO products scatter with atomics, where algorithm is unused.
+// Without a plan, `automatic` sees only the mean row length (no extra pass);
+// with one it also knows the longest row and the spread.
+#pragma once
+
+#include <impl/spk_spmv_kernels.hpp>
+#include <spk_coo_matrix.hpp>
+#include <spk_csc_matrix.hpp>
+#include <spk_csr_matrix.hpp>
+#include <spk_error.hpp>
+#include <spk_spmv_plan.hpp>
+#include <type_traits>
+
+namespace spk {
+namespace Impl {
+
+template <class T>
+struct is_spmv_matrix : std::false_type {};
+template <class S, class O, class F, class D>
+struct is_spmv_matrix<CsrMatrix<S, O, F, D>> : std::true_type {};
+template <class S, class O, class F, class D>
+struct is_spmv_matrix<CscMatrix<S, O, F, D>> : std::true_type {};
+template <class S, class O, class F, class D>
+struct is_spmv_matrix<CooMatrix<S, O, F, D>> : std::true_type {};
+
+template <class ExecSpace, class Matrix, class X, class Y>
+void spmv_check(const Matrix& A, const X& x, const Y& y, Mode mode) {
+  static_assert(Kokkos::is_view<X>::value && Kokkos::is_view<Y>::value,
+                "spk::spmv: x and y must be Kokkos::Views");
+  static_assert(static_cast<int>(X::rank) == static_cast<int>(Y::rank) &&
+                    (static_cast<int>(X::rank) == 1 || static_cast<int>(X::rank) == 2),
+                "spk::spmv: x and y must both be rank-1 or both rank-2 Views");
+  static_assert(std::is_same_v<typename Y::value_type, typename Y::non_const_value_type>,
+                "spk::spmv: y must be a View of non-const values");
+  static_assert(is_accessible_v<ExecSpace, typename Matrix::memory_space>,
+                "spk::spmv: the execution space cannot access the matrix's memory space "
+                "(copy it with spk::create_mirror_view_and_copy(space, A))");
+  static_assert(is_accessible_v<ExecSpace, typename X::memory_space>,
+                "spk::spmv: the execution space cannot access x's memory space "
+                "(copy it with Kokkos::create_mirror_view_and_copy)");
+  static_assert(is_accessible_v<ExecSpace, typename Y::memory_space>,
+                "spk::spmv: the execution space cannot access y's memory space "
+                "(copy it with Kokkos::create_mirror_view_and_copy)");
+  const bool t = mode == Mode::transpose;
+  const long long in = t ? A.num_rows() : A.num_cols();
+  const long long out = t ? A.num_cols() : A.num_rows();
+  const char* op = t ? "A^T" : "A";
+  SPK_REQUIRE(static_cast<long long>(x.extent(0)) == in, ShapeMismatch, "spk::spmv: ", op, " is ",
+              out, " x ", in, " (A is ", +A.num_rows(), " x ", +A.num_cols(), ") but x ",
+              x.label().empty() ? "" : "'", x.label(), x.label().empty() ? "" : "' ", "has ",
+              x.extent(0), " rows");
+  SPK_REQUIRE(static_cast<long long>(y.extent(0)) == out, ShapeMismatch, "spk::spmv: ", op, " is ",
+              out, " x ", in, " (A is ", +A.num_rows(), " x ", +A.num_cols(), ") but y ",
+              y.label().empty() ? "" : "'", y.label(), y.label().empty() ? "" : "' ", "has ",
+              y.extent(0), " rows");
+  if constexpr (static_cast<int>(X::rank) == 2) {
+    SPK_REQUIRE(x.extent(1) == y.extent(1), ShapeMismatch, "spk::spmv: x has ", x.extent(1),
+                " columns (right-hand sides) but y has ", y.extent(1));
+  }
+}
+
+/// x with read-only random access (texture-cache loads on CUDA).
+template <class X>
+auto spmv_random_access(const X& x) {
+  using RA =
+      Kokkos::View<typename X::const_data_type, typename X::array_layout, typename X::device_type,
+                   Kokkos::MemoryTraits<Kokkos::Unmanaged | Kokkos::RandomAccess>>;
+  return RA(x);
+}
+
+template <class RowMap, class Cols, class Vals, class X, class Y>
+auto spmv_data(const RowMap& rm, const Cols& c, const Vals& v, const X& x, const Y& y,
+               typename Y::non_const_value_type alpha, typename Y::non_const_value_type beta,
+               long long num_rows) {
+  auto xr = spmv_random_access(x);
+  using D = SpmvCsrData<RowMap, Cols, Vals, decltype(xr), Y>;
+  return D{rm, c, v, xr, y, alpha, beta, num_rows, num_vecs(y)};
+}
+
+/// The CSR-shaped product, normal or scatter (transpose) form.
+template <class ExecSpace, class RowMap, class Cols, class Vals, class X, class Y, class Plan>
+void spmv_csr_shaped(const ExecSpace& space, Plan* plan, const SpmvOptions& opt,
+                     const SpmvRowStats& cheap, bool scatter, long long nnz,
+                     typename Y::non_const_value_type alpha, const RowMap& rm, const Cols& c,
+                     const Vals& v, const X& x, typename Y::non_const_value_type beta, const Y& y,
+                     long long num_rows) {
+  using S = typename Y::non_const_value_type;
+  if (y.extent(0) == 0 || num_vecs(y) == 0) return;
+  if (alpha == S(0) || nnz == 0) {
+    spmv_scale(space, y, beta);
+    return;
+  }
+  auto d = spmv_data(rm, c, v, x, y, alpha, beta, num_rows);
+  if (scatter) {
+    spmv_scale(space, y, beta);
+    spmv_csr_scatter(space, d);
+    return;
+  }
+  using CV = Kokkos::View<S**, Kokkos::LayoutLeft, typename Y::memory_space>;
+  using CR = Kokkos::View<typename Cols::non_const_value_type*, typename Y::memory_space>;
+  if constexpr (!std::is_same_v<Plan, void>) {
+    if (plan != nullptr) {
+      CV vals;
+      CR rows;
+      if (plan->algorithm() == SpmvAlgorithm::merge_path) {
+        vals = plan->carry_values(num_vecs(y));
+        rows = plan->carry_rows();
+      }
+      spmv_csr_launch(space, plan->launch(), d, nnz, rows, vals, CR(plan->segment_rows()));
+      return;
+    }
+  }
+  spmv_csr_launch(space, spmv_choose(space, opt, cheap, false), d, nnz, CR(), CV(), CR());
+}
+
+}  // namespace Impl
+
+/// y := α·op(A)·x + β·y on `space` (see the top of this file).
+template <class ExecSpace, class Matrix, class X, class Y,
+          class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
+                                   Impl::is_spmv_matrix<Matrix>::value>>
+void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha, const Matrix& A,
+          const X& x, typename Y::non_const_value_type beta, const Y& y,
+          const SpmvOptions& options = {}) {
+  Impl::spmv_check<ExecSpace>(A, x, y, options.mode);
+  const bool t = options.mode == Mode::transpose;
+  if constexpr (std::is_same_v<
+                    Matrix,
+                    CsrMatrix<typename Matrix::scalar_type, typename Matrix::ordinal_type,
+                              typename Matrix::offset_type, typename Matrix::device_type>>) {
+    Impl::spmv_csr_shaped<ExecSpace>(space, static_cast<SpmvPlan<Matrix>*>(nullptr), options,
+                                     Impl::spmv_cheap_stats(A), t, A.nnz(), alpha, A.row_map(),
+                                     A.col_idx(), A.values(), x, beta, y, A.num_rows());
+  } else if constexpr (std::is_same_v<
+                           Matrix,
+                           CscMatrix<typename Matrix::scalar_type, typename Matrix::ordinal_type,
+                                     typename Matrix::offset_type, typename Matrix::device_type>>) {
+    // A CSC matrix is the CSR form of Aᵀ: Aᵀx runs the row kernels, Ax scatters.
+    SpmvRowStats cheap;
+    cheap.num_rows = A.num_cols();
+    cheap.nnz = A.nnz();
+    cheap.mean = A.num_cols() > 0 ? double(A.nnz()) / A.num_cols() : 0.0;
+    cheap.max_length = A.nnz();
+    Impl::spmv_csr_shaped<ExecSpace>(
+        space,
+        static_cast<
+            SpmvPlan<CsrMatrix<typename Matrix::scalar_type, typename Matrix::ordinal_type,
+                               typename Matrix::offset_type, typename Matrix::device_type>>*>(
+            nullptr),
+        options, cheap, !t, A.nnz(), alpha, A.col_map(), A.row_idx(), A.values(), x, beta, y,
+        A.num_cols());
+  } else {
+    using S = typename Y::non_const_value_type;
+    if (y.extent(0) == 0 || Impl::num_vecs(y) == 0) return;
+    Impl::spmv_scale(space, y, beta);
+    if (alpha == S(0) || A.nnz() == 0) return;
+    auto xr = Impl::spmv_random_access(x);
+    if (t)
+      Impl::spmv_coo(space, A.col_idx(), A.row_idx(), A.values(), xr, y, alpha);
+    else
+      Impl::spmv_coo(space, A.row_idx(), A.col_idx(), A.values(), xr, y, alpha);
+  }
+}
+
+/// y := α·op(A)·x + β·y with a plan made for A (no synchronisation, no
+/// allocation after the first call).  The plan's options choose the
+/// algorithm; mode picks A or Aᵀ (Aᵀ scatters and ignores the plan).
+template <class ExecSpace, class Matrix, class X, class Y,
+          class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value>>
+void spmv(const ExecSpace& space, SpmvPlan<Matrix>& plan, typename Y::non_const_value_type alpha,
+          const Matrix& A, const X& x, typename Y::non_const_value_type beta, const Y& y,
+          Mode mode = Mode::normal) {
+  Impl::spmv_check<ExecSpace>(A, x, y, mode);
+  plan.prepare(space, A, plan.options());
+  Impl::spmv_csr_shaped<ExecSpace>(space, &plan, plan.options(), plan.stats(),
+                                   mode == Mode::transpose, A.nnz(), alpha, A.row_map(),
+                                   A.col_idx(), A.values(), x, beta, y, A.num_rows());
+}
+
+/// In A's execution space.
+template <class Matrix, class X, class Y,
+          class = std::enable_if_t<Impl::is_spmv_matrix<Matrix>::value>>
+void spmv(typename Y::non_const_value_type alpha, const Matrix& A, const X& x,
+          typename Y::non_const_value_type beta, const Y& y, const SpmvOptions& options = {}) {
+  spmv(typename Matrix::execution_space(), alpha, A, x, beta, y, options);
+}
+
+/// y := op(A)·x in A's execution space.
+template <
+    class Matrix, class X, class Y,
+    class = std::enable_if_t<Impl::is_spmv_matrix<Matrix>::value && Kokkos::is_view<X>::value>>
+void spmv(const Matrix& A, const X& x, const Y& y, const SpmvOptions& options = {}) {
+  using S = typename Y::non_const_value_type;
+  spmv(typename Matrix::execution_space(), S(1), A, x, S(0), y, options);
+}
+
+/// y := op(A)·x on `space`.
+template <class ExecSpace, class Matrix, class X, class Y,
+          class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
+                                   Impl::is_spmv_matrix<Matrix>::value>>
+void spmv(const ExecSpace& space, const Matrix& A, const X& x, const Y& y,
+          const SpmvOptions& options = {}) {
+  using S = typename Y::non_const_value_type;
+  spmv(space, S(1), A, x, S(0), y, options);
+}
+
+}  // namespace spk

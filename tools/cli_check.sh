@@ -1,0 +1,19 @@
+# Shared by the command-line test scripts (sourced): `check` runs a command
+# and compares its exit code and output with what is expected.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+check() {  # check NAME EXPECTED_EXIT REGEX -- command...
+  local name=$1 want=$2 regex=$3
+  shift 4
+  local out
+  out=$("$@" 2>&1)
+  local got=$?
+  if [ "$got" != "$want" ] || ! grep -qE -- "$regex" <<<"$out"; then
+    echo "FAIL $name (exit $got, want $want; output must match '$regex')"
+    echo "$out" | sed 's/^/    /'
+    fails=$((fails + 1))
+  else
+    echo "ok   $name"
+  fi
+}

@@ -1,0 +1,76 @@
+// spk spmv A [-x X] -o Y [--space S] [--algorithm NAME] [--transpose] [--repeat N]
+//
+// y = op(A)·x with spk::spmv; x is a Matrix Market file (array or
+// coordinate, one column per right-hand side) or all ones; y is written as a
+// Matrix Market array.
+#include <cstdio>
+#include <spk_commands.hpp>
+#include <spk_spmv.hpp>
+
+namespace spk::cli {
+
+int run_spmv(const std::vector<std::string>& args) {
+  std::string a_path, x_path, y_path, space_name = "default";
+  SpmvOptions opt;
+  int repeat = 1;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
+      return args[++i];
+    };
+    if (a == "-x")
+      x_path = value();
+    else if (a == "-o")
+      y_path = value();
+    else if (a == "--space")
+      space_name = value();
+    else if (a == "--algorithm")
+      opt.algorithm = spmv_algorithm_from_string(value());
+    else if (a == "--transpose")
+      opt.mode = Mode::transpose;
+    else if (a == "--repeat")
+      repeat = std::max(1, std::stoi(value()));
+    else if (a.rfind("--kokkos", 0) == 0)
+      continue;
+    else if (a.rfind("-", 0) == 0)
+      throw UsageError("unknown option " + a);
+    else if (a_path.empty())
+      a_path = a;
+    else
+      throw UsageError("more than one matrix: '" + a_path + "' and '" + a + "'");
+  }
+  if (a_path.empty()) throw UsageError("expected a matrix file or generator spec");
+  if (y_path.empty()) throw UsageError("expected -o Y.mtx for the result");
+  const auto hA = load_csr<double, int, int>(a_path);
+  const bool t = opt.mode == Mode::transpose;
+  const long long n_in = t ? hA.num_rows() : hA.num_cols();
+  Kokkos::View<double**, Kokkos::LayoutLeft, HostDevice> hx;
+  if (x_path.empty()) {
+    hx = decltype(hx)("x", n_in, 1);
+    Kokkos::deep_copy(hx, 1.0);
+  } else {
+    hx = read_dense<double>(x_path);
+  }
+  return with_space(space_name, [&](auto space) {
+    using E = decltype(space);
+    using MS = typename E::memory_space;
+    auto A = create_mirror_view_and_copy(space, hA);
+    auto x = Kokkos::create_mirror_view_and_copy(MS(), hx);
+    Kokkos::View<double**, Kokkos::LayoutLeft, MS> y("y", t ? hA.num_cols() : hA.num_rows(),
+                                                     hx.extent(1));
+    SpmvPlan plan(space, A, opt);
+    Kokkos::Timer timer;
+    for (int r = 0; r < repeat; ++r) spmv(space, plan, 1.0, A, x, 0.0, y, opt.mode);
+    space.fence();
+    const double ms = timer.seconds() * 1e3 / repeat;
+    write_matrix_market_array(y_path, y);
+    std::fprintf(
+        stderr, "spk spmv: %s is %d x %d, nnz %d; %zu right-hand side(s) on %s, %s: %.3f ms\n",
+        a_path.c_str(), hA.num_rows(), hA.num_cols(), hA.nnz(), hx.extent(1), Impl::space_name<E>(),
+        t ? "transposed, scatter" : to_string(plan.algorithm()), ms);
+    return 0;
+  });
+}
+
+}  // namespace spk::cli

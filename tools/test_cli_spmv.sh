@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Command-line checks for `spk spmv` (registered with ctest as "cli_spmv").
+#   test_cli_spmv.sh SPK_BINARY DATA_DIR
+set -u
+spk=$1
+data=$2
+# shellcheck source=tools/cli_check.sh
+. "$(dirname "$0")/cli_check.sh"
+values() { grep -v '^%' "$1" | tail -n +2 | tr '\n' ' '; }  # the numbers of an array file
+# A = [1 0 2 0; 0 0 0 0; 0 3 0 4]
+cat >"$tmp/A.mtx" <<'MTX'
+%%MatrixMarket matrix coordinate real general
+3 4 4
+1 1 1
+1 3 2
+3 2 3
+3 4 4
+MTX
+printf '%%%%MatrixMarket matrix array real general\n4 1\n1\n2\n3\n4\n' >"$tmp/x.mtx"
+printf '%%%%MatrixMarket matrix array real general\n3 2\n1\n1\n1\n2\n0\n1\n' >"$tmp/x3.mtx"
+check ones 0 '' -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y1.mtx"
+check ones-values 0 '^3 0 7 $' -- values "$tmp/y1.mtx"
+check header 0 '^%%MatrixMarket matrix array real general' -- head -1 "$tmp/y1.mtx"
+for alg in automatic scalar vector merge_path; do
+  check "x-$alg" 0 '' -- "$spk" spmv "$tmp/A.mtx" -x "$tmp/x.mtx" -o "$tmp/y-$alg.mtx" --algorithm $alg
+  check "x-$alg-values" 0 '^7 0 22 $' -- values "$tmp/y-$alg.mtx"
+done
+# Aᵀ times two right-hand sides, [1 1 1] and [2 0 1]: [1 3 2 4] and [2 3 4 4]
+check transpose 0 '' -- "$spk" spmv "$tmp/A.mtx" -x "$tmp/x3.mtx" -o "$tmp/yt.mtx" --transpose
+check transpose-shape 0 '^4 2$' -- sh -c "grep -v '^%' '$tmp/yt.mtx' | head -1"
+check transpose-values 0 '^1 3 2 4 2 3 4 4 $' -- values "$tmp/yt.mtx"
+check gz-symmetric 0 'karate.mtx.gz|karate' -- "$spk" spmv "$data/karate.mtx" -o "$tmp/deg.mtx.gz"
+check degree-sum 0 '^156$' -- sh -c "gzip -dc '$tmp/deg.mtx.gz' | grep -v '^%' | tail -n +2 | awk '{s+=\$1} END {print s}'"
+check generator 0 '' -- "$spk" spmv poisson2d:10 -o "$tmp/p.mtx" --space serial
+check generator-rowsum 0 '^40$' -- sh -c "grep -v '^%' '$tmp/p.mtx' | tail -n +2 | awk '{s+=\$1} END {print s}'"
+check shape-mismatch 1 'x .*has 4 rows' -- "$spk" spmv "$tmp/A.mtx" -x "$tmp/x.mtx" -o "$tmp/bad.mtx" --transpose
+check no-output 2 'expected -o' -- "$spk" spmv "$tmp/A.mtx"
+check bad-algorithm 1 "unknown algorithm 'fastest'" -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --algorithm fastest
+check bad-space 2 "not enabled" -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --space hip
+if [ "$fails" -ne 0 ]; then
+  echo "$fails spmv CLI check(s) failed"
+  exit 1
+fi
+echo "all spmv CLI checks passed"

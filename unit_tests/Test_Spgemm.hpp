@@ -1,0 +1,287 @@
+// SpGEMM: a hand-checkable product, then every algorithm and option against
+// the serial Gustavson reference on random matrices with the awkward cases
+// (empty rows, dense rows, rows too long for scratch, rectangular and
+// 0-sized shapes, power-law graphs), numeric reuse, and offset overflow.
+#include <spk_convert.hpp>
+#include <spk_matrix_market.hpp>
+#include <spk_reference_convert.hpp>
+#include <spk_reference_spgemm.hpp>
+#include <spk_spgemm.hpp>
+#include <spk_test_utils.hpp>
+
+namespace {
+
+using ExecSpace = TEST_EXECSPACE;
+using Dev = spk::device_t<ExecSpace>;
+template <class S = double, class O = int, class F = int>
+using HostCsr = spk::CsrMatrix<S, O, F, spk::HostDevice>;
+
+/// Host CSR: about per_row random columns per row (duplicates summed),
+/// rows listed in empty_rows left empty, rows in dense_rows full.
+inline HostCsr<> random_csr(int rows, int cols, int per_row, std::uint64_t seed,
+                            std::vector<int> empty_rows = {}, std::vector<int> dense_rows = {}) {
+  spk::Impl::SplitMix64 rng(seed);
+  std::vector<std::vector<std::pair<int, double>>> r(rows);
+  for (int i = 0; i < rows; ++i) {
+    if (std::find(empty_rows.begin(), empty_rows.end(), i) != empty_rows.end()) continue;
+    const bool dense = std::find(dense_rows.begin(), dense_rows.end(), i) != dense_rows.end();
+    std::vector<double> row(cols, 0.0);
+    std::vector<char> used(cols, 0);
+    const int n = dense ? cols : (cols ? static_cast<int>(rng.below(2 * per_row + 1)) : 0);
+    for (int q = 0; q < n; ++q) {
+      const int c = dense ? q : static_cast<int>(rng.below(cols));
+      used[c] = 1;
+      row[c] += 0.25 + rng.uniform();
+    }
+    for (int c = 0; c < cols; ++c)
+      if (used[c]) r[i].emplace_back(c, rng.uniform() < 0.5 ? -row[c] : row[c]);
+  }
+  return spk::reference::csr_from_rows<double, int, int>(rows, cols, r);
+}
+
+struct Config {
+  const char* name;
+  spk::SpgemmOptions options;
+};
+
+inline std::vector<Config> configs() {
+  std::vector<Config> out;
+  for (auto sort : {spk::SpgemmSort::Sorted, spk::SpgemmSort::Unsorted}) {
+    const bool s = sort == spk::SpgemmSort::Sorted;
+    spk::SpgemmOptions o;
+    o.sort = sort;
+    out.push_back({s ? "auto/sorted" : "auto/unsorted", o});
+    o.algorithm = spk::SpgemmAlgorithm::BinnedHash;
+    out.push_back({s ? "binned/sorted" : "binned/unsorted", o});
+    // Two threads per team in the team and global bins.
+    spk::SpgemmOptions t = o;
+    t.team_size = 2;
+    out.push_back({s ? "binned-team2/sorted" : "binned-team2/unsorted", t});
+    // Small scratch: rows beyond 128 slots go to the global slabs.
+    t.max_scratch_bytes = 3000;
+    out.push_back({s ? "binned-small-scratch/sorted" : "binned-small-scratch/unsorted", t});
+    // One slab for all long rows.
+    t.slab_budget_bytes = 1;
+    out.push_back({s ? "binned-one-slab/sorted" : "binned-one-slab/unsorted", t});
+    if (spk::Impl::is_host_space_v<ExecSpace>) {
+      spk::SpgemmOptions d;
+      d.sort = sort;
+      d.algorithm = spk::SpgemmAlgorithm::ThreadDense;
+      out.push_back({s ? "thread-dense/sorted" : "thread-dense/unsorted", d});
+      d.slab_budget_bytes = 1;  // per-thread hash tables
+      out.push_back({s ? "thread-hash/sorted" : "thread-hash/unsorted", d});
+    }
+  }
+  return out;
+}
+
+/// Runs symbolic + numeric on ExecSpace with C poisoned in between and
+/// compares with the reference (pattern exact, values to 1e-12).
+template <class S, class O, class F>
+void check_product(const spk::CsrMatrix<S, O, F, spk::HostDevice>& A_h,
+                   const spk::CsrMatrix<S, O, F, spk::HostDevice>& B_h, const std::string& what,
+                   bool few_configs = false) {
+  const auto ref = spk::reference::spgemm(A_h, B_h);
+  auto A = spk::create_mirror_view_and_copy(ExecSpace(), A_h);
+  auto B = spk::create_mirror_view_and_copy(ExecSpace(), B_h);
+  for (const Config& cfg : configs()) {
+    const std::string cname = cfg.name;
+    if (few_configs && cname != "auto/sorted" && cname != "binned/sorted" &&
+        cname != "binned-small-scratch/unsorted")
+      continue;
+    SCOPED_TRACE(what + " [" + cfg.name + "]");
+    spk::SpgemmHandle<O, F, ExecSpace> handle(cfg.options);
+    spk::CsrMatrix<S, O, F, ExecSpace> C;
+    spk::spgemm_symbolic(ExecSpace(), handle, A, B, C);
+    ASSERT_EQ(static_cast<long long>(handle.nnz()), static_cast<long long>(ref.nnz()));
+    ASSERT_EQ(handle.products(), spk::reference::spgemm_products(A_h, B_h));
+    if (std::getenv("SPK_TEST_VERBOSE")) {
+      std::printf("%s [%s]: algo %d slab dense %d cap %llu slabs %d bins:", what.c_str(), cfg.name,
+                  int(handle.algorithm()), int(handle.plan().slab_dense),
+                  (unsigned long long)handle.plan().slab_capacity, handle.plan().num_slabs);
+      for (auto& b : handle.bins())
+        std::printf(" [g%d 2^%d T%d n=%lld]", b.group, b.log2_capacity, b.team_size,
+                    (long long)(b.end - b.begin));
+      std::printf("\n");
+    }
+    spk_test::poison(C.col_idx());
+    spk_test::poison(C.values());
+    spk::spgemm_numeric(ExecSpace(), handle, A, B, C);
+    if (cfg.options.sort == spk::SpgemmSort::Sorted) {
+      spk_test::expect_csr_equal(C, ref, 1e-12, what + " " + cfg.name);
+    } else {
+      spk_test::expect_csr_equal(spk::reference::sort_rows(C), ref, 1e-12, what + " " + cfg.name);
+    }
+  }
+}
+
+TEST(TEST_CATEGORY, spgemm_tiny) {
+  // [1 0 2]   [1 2]   [9 2]
+  // [0 3 0] · [0 1] = [0 3]
+  //           [4 0]
+  auto A =
+      spk::reference::csr_from_rows<double, int, int>(2, 3, {{{0, 1.0}, {2, 2.0}}, {{1, 3.0}}});
+  auto B = spk::reference::csr_from_rows<double, int, int>(
+      3, 2, {{{0, 1.0}, {1, 2.0}}, {{1, 1.0}}, {{0, 4.0}}});
+  auto C = spk::create_mirror_view_and_copy_host(
+      spk::spgemm(ExecSpace(), spk::create_mirror_view_and_copy(ExecSpace(), A),
+                  spk::create_mirror_view_and_copy(ExecSpace(), B)));
+  ASSERT_EQ(C.num_rows(), 2);
+  ASSERT_EQ(C.num_cols(), 2);
+  ASSERT_EQ(C.nnz(), 3);
+  EXPECT_EQ(C.row_map()(0), 0);
+  EXPECT_EQ(C.row_map()(1), 2);
+  EXPECT_EQ(C.row_map()(2), 3);
+  EXPECT_EQ(C.col_idx()(0), 0);
+  EXPECT_EQ(C.values()(0), 9.0);
+  EXPECT_EQ(C.col_idx()(1), 1);
+  EXPECT_EQ(C.values()(1), 2.0);
+  EXPECT_EQ(C.col_idx()(2), 1);
+  EXPECT_EQ(C.values()(2), 3.0);
+  check_product(A, B, "tiny");
+}
+
+TEST(TEST_CATEGORY, spgemm_random_rectangular) {
+  // Empty rows in A and B, a dense row in each, rectangular shapes.
+  auto A = random_csr(300, 200, 6, 11, {0, 7, 8, 150}, {42});
+  auto B = random_csr(200, 250, 5, 12, {3, 4, 5}, {17});
+  check_product(A, B, "300x200 * 200x250");
+  auto A2 = random_csr(90, 1000, 3, 13, {}, {5});
+  auto B2 = random_csr(1000, 40, 2, 14, {}, {999});
+  check_product(A2, B2, "90x1000 * 1000x40");
+}
+
+TEST(TEST_CATEGORY, spgemm_long_rows) {
+  // A dense row of A meets 500 rows of B with 40 entries each: 20000
+  // products, too many for any scratch table.  Narrow B: dense slabs; wide
+  // B: hash slabs.
+  auto A = random_csr(200, 500, 4, 21, {}, {3, 100});
+  auto B_narrow = random_csr(500, 3000, 40, 22);
+  check_product(A, B_narrow, "long rows, 500x3000 B");
+  auto B_wide = random_csr(500, 200000, 40, 23);
+  check_product(A, B_wide, "long rows, 500x200000 B");
+}
+
+TEST(TEST_CATEGORY, spgemm_zero_sizes) {
+  check_product(random_csr(0, 5, 2, 1), random_csr(5, 7, 2, 2), "0x5 * 5x7");
+  check_product(random_csr(6, 0, 2, 1), random_csr(0, 4, 2, 2), "6x0 * 0x4");
+  check_product(random_csr(5, 3, 2, 1), random_csr(3, 0, 2, 2), "5x3 * 3x0");
+  check_product(random_csr(40, 30, 0, 1), random_csr(30, 20, 3, 2), "empty A");
+}
+
+TEST(TEST_CATEGORY, spgemm_generated) {
+  auto P = spk::poisson2d<double, int, int>(24);
+  check_product(P, P, "poisson2d:24 squared");
+  auto P3 = spk::poisson3d<double, int, int>(9);
+  check_product(P3, P3, "poisson3d:9 squared");
+  auto G = spk::rmat<double, int, int>(11, 8, 3);
+  check_product(G, G, "rmat:11:8 squared");
+  auto R = spk::random_uniform<double, int, int>(700, 500, 9, 5);
+  check_product(R, spk::transpose(R), "random A * A^T");
+}
+
+TEST(TEST_CATEGORY, spgemm_64bit_offsets) {
+  auto A = spk::reference::coo_to_csr(
+      spk_test::random_coo<double, long long, long long>(300, 280, 2000, 31, 250));
+  auto B = spk::reference::coo_to_csr(
+      spk_test::random_coo<double, long long, long long>(280, 310, 2500, 32));
+  check_product(A, B, "int64 ordinals and offsets");
+  auto A2 = spk::reference::coo_to_csr(
+      spk_test::random_coo<double, int, std::int64_t>(300, 280, 2000, 33));
+  check_product(A2, spk::transpose(A2), "int64 offsets");
+}
+
+TEST(TEST_CATEGORY, spgemm_numeric_reuse) {
+  auto A_h = random_csr(400, 300, 7, 41, {2}, {9});
+  auto B_h = random_csr(300, 350, 6, 42, {}, {1});
+  for (const Config& cfg : configs()) {
+    SCOPED_TRACE(cfg.name);
+    auto A = spk::clone(ExecSpace(), A_h);
+    auto B = spk::clone(ExecSpace(), B_h);
+    spk::SpgemmHandle<int, int, ExecSpace> handle(cfg.options);
+    spk::CsrMatrix<double, int, int, ExecSpace> C;
+    spk::spgemm_symbolic(ExecSpace(), handle, A, B, C);
+    spk::spgemm_numeric(ExecSpace(), handle, A, B, C);
+    // New values, same patterns: numeric only.
+    auto A2_h = spk::clone(spk::HostDevice(), A_h);
+    auto B2_h = spk::clone(spk::HostDevice(), B_h);
+    for (int k = 0; k < A2_h.nnz(); ++k) A2_h.values()(k) = std::sin(1.0 + k);
+    for (int k = 0; k < B2_h.nnz(); ++k) B2_h.values()(k) = std::cos(2.0 * k) + 0.1;
+    Kokkos::deep_copy(A.values(), A2_h.values());
+    Kokkos::deep_copy(B.values(), B2_h.values());
+    spk_test::poison(C.col_idx());
+    spk_test::poison(C.values());
+    spk::spgemm_numeric(ExecSpace(), handle, A, B, C);
+    auto ref = spk::reference::spgemm(A2_h, B2_h);
+    if (cfg.options.sort == spk::SpgemmSort::Sorted)
+      spk_test::expect_csr_equal(C, ref, 1e-12, cfg.name);
+    else
+      spk_test::expect_csr_equal(spk::reference::sort_rows(C), ref, 1e-12, cfg.name);
+    // A pattern that differs from symbolic's is refused.
+    auto A3 = spk::create_mirror_view_and_copy(ExecSpace(), random_csr(400, 300, 7, 43));
+    if (A3.nnz() != A.nnz())
+      EXPECT_THROW(spk::spgemm_numeric(ExecSpace(), handle, A3, B, C), spk::ShapeMismatch);
+  }
+}
+
+TEST(TEST_CATEGORY, spgemm_bad_input) {
+  auto A = spk::create_mirror_view_and_copy(ExecSpace(), random_csr(10, 12, 3, 51));
+  auto B = spk::create_mirror_view_and_copy(ExecSpace(), random_csr(11, 9, 3, 52));
+  spk::SpgemmHandle<int, int, ExecSpace> handle;
+  spk::CsrMatrix<double, int, int, ExecSpace> C;
+  EXPECT_THROW(spk::spgemm_symbolic(ExecSpace(), handle, A, B, C), spk::ShapeMismatch);
+  EXPECT_THROW(spk::spgemm_numeric(ExecSpace(), handle, A, B, C), spk::Error);
+  // A column index out of range is caught by validation, not a crash.
+  auto B_h = random_csr(12, 9, 3, 53);
+  ASSERT_GT(B_h.nnz(), 0);
+  B_h.col_idx()(B_h.nnz() - 1) = 100;
+  auto B_bad = spk::create_mirror_view_and_copy(ExecSpace(), B_h);
+  EXPECT_THROW(spk::spgemm_symbolic(ExecSpace(), handle, A, B_bad, C), spk::InvalidMatrix);
+}
+
+TEST(TEST_CATEGORY, spgemm_offset_overflow) {
+  using Short = spk::CsrMatrix<double, int, short, spk::HostDevice>;
+  // nnz(C) = 40000 > 32767 with 16-bit offsets: refused before C exists.
+  auto dense_rows = [](int rows, int cols) {
+    std::vector<std::vector<std::pair<int, double>>> r(rows);
+    for (int i = 0; i < rows; ++i)
+      for (int c = 0; c < cols; ++c) r[i].emplace_back(c, 1.0 + ((i + c) % 3));
+    return r;
+  };
+  Short A = spk::reference::csr_from_rows<double, int, short>(200, 1, dense_rows(200, 1));
+  Short B = spk::reference::csr_from_rows<double, int, short>(1, 200, dense_rows(1, 200));
+  auto Ad = spk::create_mirror_view_and_copy(ExecSpace(), A);
+  auto Bd = spk::create_mirror_view_and_copy(ExecSpace(), B);
+  for (const Config& cfg : configs()) {
+    spk::SpgemmHandle<int, short, ExecSpace> handle(cfg.options);
+    spk::CsrMatrix<double, int, short, ExecSpace> C;
+    try {
+      spk::spgemm_symbolic(ExecSpace(), handle, Ad, Bd, C);
+      ADD_FAILURE() << cfg.name << ": no exception";
+    } catch (const spk::Overflow& e) {
+      EXPECT_NE(std::string(e.what()).find("40000 nonzeros"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(handle.symbolic_done());
+  }
+  // 2000 x 10 dense times 10 x 10 dense: 200000 products overflow 16 bits,
+  // nnz(C) = 20000 does not: the product must come out right.
+  Short A2 = spk::reference::csr_from_rows<double, int, short>(2000, 10, dense_rows(2000, 10));
+  Short B2 = spk::reference::csr_from_rows<double, int, short>(10, 10, dense_rows(10, 10));
+  check_product(A2, B2, "200000 products, 16-bit offsets");
+}
+
+TEST(TEST_CATEGORY, spgemm_real_matrices) {
+  // C = A·A for the square matrices, A·Aᵀ for the rectangular ones.
+  SPK_TEST_REQUIRE_MATRIX_DIR();
+  std::vector<std::string> names = spk_test::real_matrix_names();
+  names.push_back("Maragal_6.mtx.gz");
+  for (const std::string& name : names) {
+    const std::string path = spk_test::join(spk_test::matrix_dir(), name);
+    if (!std::filesystem::exists(path)) continue;
+    const auto A = spk::read_csr<double, int, int>(path);
+    const auto B = A.num_rows() == A.num_cols() ? A : spk::transpose(A);
+    check_product(A, B, name, true);
+  }
+}
+
+}  // namespace

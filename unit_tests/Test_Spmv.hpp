@@ -1,0 +1,447 @@
+// spk::spmv against the serial reference: every algorithm, both modes, one
+// and several right-hand sides, CSR / CSC / COO, on hand-checkable, random
+// (empty rows, one very long row), generated and real matrices.
+#include <algorithm>
+#include <cmath>
+#include <spk_matrix_market.hpp>
+#include <spk_reference_convert.hpp>
+#include <spk_reference_spmv.hpp>
+#include <spk_spmv.hpp>
+#include <spk_test_utils.hpp>
+#include <string>
+#include <vector>
+#if defined(SPK_HAVE_KOKKOSKERNELS)
+#include <KokkosSparse_spmv.hpp>
+#endif
+
+namespace spmv_test {
+
+using Exec = TEST_EXECSPACE;
+using HostCsr = spk::CsrMatrix<double, int, int, spk::HostDevice>;
+using HostVec = Kokkos::View<double*, Kokkos::HostSpace>;
+using HostMulti = Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+
+inline const std::vector<spk::SpmvAlgorithm>& algorithms() {
+  static const std::vector<spk::SpmvAlgorithm> a = {
+      spk::SpmvAlgorithm::automatic, spk::SpmvAlgorithm::scalar, spk::SpmvAlgorithm::vector,
+      spk::SpmvAlgorithm::merge_path};
+  return a;
+}
+
+/// Random values in [-1, 1] (never all zero).
+inline void fill_random(const HostMulti& v, std::uint64_t seed) {
+  spk::Impl::SplitMix64 rng(seed);
+  for (size_t j = 0; j < v.extent(1); ++j)
+    for (size_t i = 0; i < v.extent(0); ++i) v(i, j) = 2 * rng.uniform() - 1;
+}
+
+/// |y - ref| <= 1e-12 · (|α|·Σ|a||x| + |β·y0|) per entry: the rounding any
+/// summation order may give, relative to the size of the terms.
+inline void expect_close(const HostCsr& A, spk::Mode mode, double alpha, const HostMulti& x,
+                         double beta, const HostMulti& y0, const HostMulti& y, const HostMulti& ref,
+                         const std::string& what) {
+  HostCsr absA("abs", A.num_rows(), A.num_cols(), A.nnz());
+  Kokkos::deep_copy(absA.row_map(), A.row_map());
+  Kokkos::deep_copy(absA.col_idx(), A.col_idx());
+  for (int k = 0; k < A.nnz(); ++k) absA.values()(k) = std::abs(A.values()(k));
+  HostMulti absx("absx", x.extent(0), x.extent(1)), scale("scale", y.extent(0), y.extent(1));
+  for (size_t j = 0; j < x.extent(1); ++j)
+    for (size_t i = 0; i < x.extent(0); ++i) absx(i, j) = std::abs(x(i, j));
+  spk::reference::spmv(1.0, absA, absx, 0.0, scale, mode);
+  int bad = 0;
+  for (size_t j = 0; j < y.extent(1); ++j)
+    for (size_t i = 0; i < y.extent(0); ++i) {
+      const double b0 = beta == 0 ? 0.0 : std::abs(beta * y0(i, j));
+      const double tol = 1e-12 * (std::abs(alpha) * scale(i, j) + b0) + 1e-300;
+      // Matrices with Inf or NaN entries (small/skew_fp64, west0067_with_nan):
+      // the same non-finite result in any summation order.
+      const bool finite = std::isfinite(ref(i, j)) && std::isfinite(tol);
+      const bool same = y(i, j) == ref(i, j) || (std::isnan(y(i, j)) && std::isnan(ref(i, j)));
+      if (finite ? !(std::abs(y(i, j) - ref(i, j)) <= tol) : !same) {
+        if (++bad <= 5)
+          ADD_FAILURE() << what << ": y(" << i << ", " << j << ") = " << y(i, j) << ", reference "
+                        << ref(i, j) << ", tolerance " << tol;
+      }
+    }
+  EXPECT_EQ(bad, 0) << what;
+}
+
+enum class Format { csr, csc, coo, csr_plan };
+
+inline const char* name(Format f) {
+  switch (f) {
+    case Format::csr:
+      return "csr";
+    case Format::csc:
+      return "csc";
+    case Format::coo:
+      return "coo";
+    case Format::csr_plan:
+      return "csr+plan";
+  }
+  return "?";
+}
+
+/// Runs one spmv on Exec (device copies of A, x, y) and compares with the
+/// reference.  nv = 0: rank-1 Views; nv >= 1: rank-2 with nv columns.
+inline void check(const HostCsr& A, Format format, spk::SpmvAlgorithm alg, spk::Mode mode, int nv,
+                  double alpha, double beta, std::uint64_t seed, const std::string& what) {
+  const bool t = mode == spk::Mode::transpose;
+  const size_t n_in = t ? A.num_rows() : A.num_cols();
+  const size_t n_out = t ? A.num_cols() : A.num_rows();
+  const size_t cols = nv == 0 ? 1 : nv;
+  HostMulti x("x", n_in, cols), y0("y0", n_out, cols), ref("ref", n_out, cols), y("y", n_out, cols);
+  fill_random(x, seed);
+  fill_random(y0, seed + 1);
+  if (beta == 0) spk_test::poison(y0);  // β = 0 must ignore NaN in y
+  Kokkos::deep_copy(ref, y0);
+  spk::reference::spmv(alpha, A, x, beta, ref, mode);
+
+  spk::SpmvOptions opt;
+  opt.algorithm = alg;
+  opt.mode = mode;
+  const std::string full = what + " [" + name(format) + ", " + spk::to_string(alg) + ", " +
+                           (t ? "transpose" : "normal") + ", nv=" + std::to_string(nv) +
+                           ", alpha=" + std::to_string(alpha) + ", beta=" + std::to_string(beta) +
+                           "]";
+  auto run = [&](const auto& dx, const auto& dy) {
+    Exec space;
+    switch (format) {
+      case Format::csr: {
+        auto dA = spk::create_mirror_view_and_copy(space, A);
+        spk::spmv(space, alpha, dA, dx, beta, dy, opt);
+        break;
+      }
+      case Format::csr_plan: {
+        auto dA = spk::create_mirror_view_and_copy(space, A);
+        spk::SpmvPlan plan(space, dA, opt);
+        // Twice through one plan: the second call reuses its scratch.
+        auto y_first = Kokkos::create_mirror(dy);  // a copy, also on the host
+        Kokkos::deep_copy(y_first, dy);
+        spk::spmv(space, plan, alpha, dA, dx, beta, dy, mode);
+        Kokkos::deep_copy(dy, y_first);
+        spk::spmv(space, plan, alpha, dA, dx, beta, dy, mode);
+        break;
+      }
+      case Format::csc: {
+        auto dA = spk::create_mirror_view_and_copy(space, spk::reference::csr_to_csc(A));
+        spk::spmv(space, alpha, dA, dx, beta, dy, opt);
+        break;
+      }
+      case Format::coo: {
+        auto dA = spk::create_mirror_view_and_copy(space, spk::reference::csr_to_coo(A));
+        spk::spmv(space, alpha, dA, dx, beta, dy, opt);
+        break;
+      }
+    }
+    space.fence();
+  };
+  using MS = typename Exec::memory_space;
+  if (nv == 0) {
+    Kokkos::View<double*, MS> dx("dx", n_in), dy("dy", n_out);
+    Kokkos::deep_copy(dx, Kokkos::subview(x, Kokkos::ALL, 0));
+    Kokkos::deep_copy(dy, Kokkos::subview(y0, Kokkos::ALL, 0));
+    run(dx, dy);
+    Kokkos::deep_copy(Kokkos::subview(y, Kokkos::ALL, 0), dy);
+  } else {
+    Kokkos::View<double**, Kokkos::LayoutLeft, MS> dx("dx", n_in, cols), dy("dy", n_out, cols);
+    Kokkos::deep_copy(dx, x);
+    Kokkos::deep_copy(dy, y0);
+    run(dx, dy);
+    Kokkos::deep_copy(y, dy);
+  }
+  expect_close(A, mode, alpha, x, beta, y0, y, ref, full);
+}
+
+/// Every algorithm × mode × (rank-1, rank-2) × (β = 0, β ≠ 0), CSR with and
+/// without a plan; CSC and COO in both modes.
+inline void check_all(const HostCsr& A, const std::string& what, bool thorough = true) {
+  std::uint64_t seed = 100;
+  for (auto mode : {spk::Mode::normal, spk::Mode::transpose}) {
+    for (auto alg : algorithms()) {
+      for (int nv : {0, 3}) {
+        if (!thorough && nv == 3 && alg != spk::SpmvAlgorithm::automatic) continue;
+        check(A, Format::csr, alg, mode, nv, 1.0, 0.0, ++seed, what);
+        check(A, Format::csr_plan, alg, mode, nv, -0.5, 1.5, ++seed, what);
+      }
+    }
+    for (auto f : {Format::csc, Format::coo}) {
+      check(A, f, spk::SpmvAlgorithm::automatic, mode, 0, 2.0, 0.0, ++seed, what);
+      check(A, f, spk::SpmvAlgorithm::automatic, mode, 2, 1.0, -1.0, ++seed, what);
+    }
+  }
+}
+
+/// A random rows × cols matrix with empty rows and, when long_row >= 0, row
+/// long_row holding `long_len` entries.
+inline HostCsr random_matrix(int rows, int cols, int nnz, std::uint64_t seed, int long_row = -1,
+                             int long_len = 0) {
+  auto coo = spk_test::random_coo<double, int, int>(rows, cols, nnz, seed, rows - rows / 5);
+  if (long_row < 0) return spk::reference::coo_to_csr(coo);
+  spk::CooMatrix<double, int, int, spk::HostDevice> big("big", rows, cols, nnz + long_len);
+  for (int k = 0; k < nnz; ++k) {
+    big.row_idx()(k) = coo.row_idx()(k);
+    big.col_idx()(k) = coo.col_idx()(k);
+    big.values()(k) = coo.values()(k);
+  }
+  spk::Impl::SplitMix64 rng(seed + 7);
+  for (int k = 0; k < long_len; ++k) {
+    big.row_idx()(nnz + k) = long_row;
+    big.col_idx()(nnz + k) = static_cast<int>(rng.below(cols));
+    big.values()(nnz + k) = 2 * rng.uniform() - 1;
+  }
+  return spk::reference::coo_to_csr(big);
+}
+
+}  // namespace spmv_test
+
+// Hand-checkable: [1 0 2 0; 0 0 0 0; 0 3 0 4] · [1 2 3 4] = [7 0 22].
+TEST(TEST_CATEGORY, spmv_tiny) {
+  using namespace spmv_test;
+  auto A = spk::reference::csr_from_rows<double, int, int>(
+      3, 4, {{{0, 1.0}, {2, 2.0}}, {}, {{1, 3.0}, {3, 4.0}}});
+  for (auto alg : algorithms()) {
+    Exec space;
+    auto dA = spk::create_mirror_view_and_copy(space, A);
+    Kokkos::View<double*, typename Exec::memory_space> x("x", 4), y("y", 3);
+    auto hx = Kokkos::create_mirror_view(x);
+    for (int i = 0; i < 4; ++i) hx(i) = i + 1;
+    Kokkos::deep_copy(x, hx);
+    spk_test::poison(y);
+    spk::SpmvOptions opt;
+    opt.algorithm = alg;
+    spk::spmv(space, dA, x, y, opt);
+    auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+    EXPECT_EQ(hy(0), 7.0) << spk::to_string(alg);
+    EXPECT_EQ(hy(1), 0.0) << spk::to_string(alg);
+    EXPECT_EQ(hy(2), 22.0) << spk::to_string(alg);
+    // y := 2·Aᵀ·[1 1 1] + 1·y0 with y0 = [1 1 1 1]: [3 7 5 9].
+    Kokkos::View<double*, typename Exec::memory_space> xt("xt", 3), yt("yt", 4);
+    Kokkos::deep_copy(xt, 1.0);
+    Kokkos::deep_copy(yt, 1.0);
+    opt.mode = spk::Mode::transpose;
+    spk::spmv(space, 2.0, dA, xt, 1.0, yt, opt);
+    auto hyt = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), yt);
+    EXPECT_EQ(hyt(0), 3.0);
+    EXPECT_EQ(hyt(1), 7.0);
+    EXPECT_EQ(hyt(2), 5.0);
+    EXPECT_EQ(hyt(3), 9.0);
+  }
+}
+
+TEST(TEST_CATEGORY, spmv_random) {
+  using namespace spmv_test;
+  // Larger than a warp and a team; a fifth of the rows empty.
+  check_all(random_matrix(1000, 1000, 8000, 1), "random 1000x1000");
+  // Rectangular both ways.
+  check_all(random_matrix(700, 2100, 6000, 2), "random 700x2100");
+  check_all(random_matrix(2100, 300, 9000, 3), "random 2100x300");
+}
+
+TEST(TEST_CATEGORY, spmv_long_row) {
+  using namespace spmv_test;
+  // One row far longer than a team (and the merge-path segments), plus a
+  // dense-ish first row.
+  check_all(random_matrix(3000, 5000, 6000, 4, 1234, 20000), "one long row", false);
+  check_all(random_matrix(500, 5000, 1000, 5, 0, 4999), "long first row", false);
+}
+
+TEST(TEST_CATEGORY, spmv_generated) {
+  using namespace spmv_test;
+  check_all(spk::poisson2d<double, int, int>(40), "poisson2d:40", false);
+  check_all(spk::poisson3d<double, int, int>(12), "poisson3d:12", false);
+  check_all(spk::generate<double, int, int>("rmat:12:8:3"), "rmat:12:8:3", false);
+}
+
+TEST(TEST_CATEGORY, spmv_degenerate) {
+  using namespace spmv_test;
+  // No nonzeros, no rows, no columns; alpha = 0.
+  check_all(random_matrix(50, 60, 0, 6), "empty 50x60", false);
+  check_all(random_matrix(1, 1, 1, 7), "1x1", false);
+  HostCsr none("none", 0, 5, 0);
+  check(none, Format::csr, spk::SpmvAlgorithm::merge_path, spk::Mode::transpose, 0, 1, 0.5, 8,
+        "0x5");
+  HostCsr nocols("nocols", 7, 0, 0);
+  check(nocols, Format::csr, spk::SpmvAlgorithm::vector, spk::Mode::normal, 2, 1, 0.5, 9, "7x0");
+  auto A = random_matrix(300, 200, 2000, 10);
+  for (auto alg : algorithms())
+    check(A, Format::csr, alg, spk::Mode::normal, 0, 0.0, 3.0, 11, "alpha = 0");
+}
+
+TEST(TEST_CATEGORY, spmv_explicit_launch_shapes) {
+  using namespace spmv_test;
+  auto A = random_matrix(2000, 2000, 30000, 12, 77, 3000);
+  for (int vl : {1, 2, 8, 32})
+    for (int ts : {1, 4, 64}) {
+      spk::SpmvOptions opt;
+      opt.algorithm = spk::SpmvAlgorithm::vector;
+      opt.vector_length = vl;
+      opt.team_size = ts;
+      Exec space;
+      auto dA = spk::create_mirror_view_and_copy(space, A);
+      spk::SpmvPlan plan(space, dA, opt);
+      Kokkos::View<double*, typename Exec::memory_space> x("x", 2000), y("y", 2000);
+      HostMulti hx("hx", 2000, 1), hy("hy", 2000, 1), ref("ref", 2000, 1), y0("y0", 2000, 1);
+      fill_random(hx, vl * 100 + ts);
+      spk_test::poison(y0);
+      Kokkos::deep_copy(x, Kokkos::subview(hx, Kokkos::ALL, 0));
+      spk_test::poison(y);
+      spk::spmv(space, plan, 1.0, dA, x, 0.0, y);
+      Kokkos::deep_copy(Kokkos::subview(hy, Kokkos::ALL, 0), y);
+      spk::reference::spmv(1.0, A, hx, 0.0, ref);
+      expect_close(A, spk::Mode::normal, 1.0, hx, 0.0, y0, hy, ref,
+                   "vector_length " + std::to_string(vl) + " team_size " + std::to_string(ts));
+    }
+  for (int items : {1, 3, 7, 64, 100000}) {
+    spk::SpmvOptions opt;
+    opt.algorithm = spk::SpmvAlgorithm::merge_path;
+    opt.merge_path_items = items;
+    for (int nv : {0, 4}) {
+      Exec space;
+      auto dA = spk::create_mirror_view_and_copy(space, A);
+      const size_t cols = nv == 0 ? 1 : nv;
+      HostMulti hx("hx", 2000, cols), hy("hy", 2000, cols), ref("ref", 2000, cols),
+          y0("y0", 2000, cols);
+      fill_random(hx, items + nv);
+      fill_random(y0, items + nv + 1);
+      Kokkos::deep_copy(ref, y0);
+      spk::reference::spmv(1.0, A, hx, 2.0, ref);
+      Kokkos::View<double**, Kokkos::LayoutLeft, typename Exec::memory_space> x("x", 2000, cols),
+          y("y", 2000, cols);
+      Kokkos::deep_copy(x, hx);
+      Kokkos::deep_copy(y, y0);
+      spk::SpmvPlan plan(space, dA, opt);
+      if (nv == 0) {
+        spk::spmv(space, plan, 1.0, dA, Kokkos::subview(x, Kokkos::ALL, 0), 2.0,
+                  Kokkos::subview(y, Kokkos::ALL, 0));
+      } else {
+        spk::spmv(space, plan, 1.0, dA, x, 2.0, y);
+      }
+      Kokkos::deep_copy(hy, y);
+      expect_close(A, spk::Mode::normal, 1.0, hx, 2.0, y0, hy, ref,
+                   "merge_path items " + std::to_string(items) + " nv " + std::to_string(nv));
+    }
+  }
+}
+
+TEST(TEST_CATEGORY, spmv_plan) {
+  using namespace spmv_test;
+  Exec space;
+  auto skewed =
+      spk::create_mirror_view_and_copy(space, random_matrix(4000, 4000, 8000, 13, 5, 30000));
+  auto stencil = spk::create_mirror_view_and_copy(space, spk::poisson3d<double, int, int>(16));
+  spk::SpmvPlan plan(space, skewed);
+  EXPECT_TRUE(plan.matches(skewed));
+  EXPECT_FALSE(plan.matches(stencil));
+  EXPECT_GE(plan.stats().max_length, 3000);
+  EXPECT_GT(plan.stats().empty_rows, 0);
+  EXPECT_EQ(plan.algorithm(), spk::SpmvAlgorithm::merge_path);  // skewed: balanced split
+  EXPECT_NE(plan.algorithm(), spk::SpmvAlgorithm::automatic);
+  // Handed another matrix, the plan recomputes itself.
+  Kokkos::View<double*, typename Exec::memory_space> x("x", stencil.num_cols()),
+      y("y", stencil.num_rows());
+  Kokkos::deep_copy(x, 1.0);
+  spk_test::poison(y);
+  spk::spmv(space, plan, 1.0, stencil, x, 0.0, y);
+  EXPECT_TRUE(plan.matches(stencil));
+  EXPECT_EQ(plan.stats().max_length, 7);
+  auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  double sum = 0;
+  for (size_t i = 0; i < hy.extent(0); ++i) sum += hy(i);
+  // Row sums of the 7-point Laplacian: 6 minus the neighbours present.
+  const int n = 16;
+  EXPECT_DOUBLE_EQ(sum, 6.0 * n * n * n - 6.0 * n * n * (n - 1));
+}
+
+TEST(TEST_CATEGORY, spmv_bad_input) {
+  using namespace spmv_test;
+  Exec space;
+  auto A = spk::create_mirror_view_and_copy(space, random_matrix(30, 20, 100, 14));
+  Kokkos::View<double*, typename Exec::memory_space> x20("x", 20), x30("x30", 30), y30("y", 30),
+      y20("y20", 20);
+  Kokkos::View<double**, Kokkos::LayoutLeft, typename Exec::memory_space> X("X", 20, 2),
+      Y("Y", 30, 3);
+  EXPECT_THROW(spk::spmv(space, A, x30, y30), spk::ShapeMismatch);
+  EXPECT_THROW(spk::spmv(space, A, x20, y20), spk::ShapeMismatch);
+  EXPECT_THROW(spk::spmv(space, A, X, Y), spk::ShapeMismatch);
+  spk::SpmvOptions t;
+  t.mode = spk::Mode::transpose;
+  EXPECT_THROW(spk::spmv(space, A, x20, y30, t), spk::ShapeMismatch);
+  EXPECT_NO_THROW(spk::spmv(space, A, x30, y20, t));
+  try {
+    spk::spmv(space, A, x30, y30);
+    ADD_FAILURE() << "no exception";
+  } catch (const spk::ShapeMismatch& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("30 x 20"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("'x30'"), std::string::npos) << msg;
+  }
+  spk::SpmvPlan plan(space, A);
+  EXPECT_THROW(spk::spmv(space, plan, 1.0, A, x30, 0.0, y30), spk::ShapeMismatch);
+  EXPECT_THROW(spk::spmv_algorithm_from_string("fastest"), spk::Error);
+  EXPECT_EQ(spk::spmv_algorithm_from_string("merge_path"), spk::SpmvAlgorithm::merge_path);
+}
+
+// Every real matrix in ../shared/matrices and its small/ folder (rectangular
+// ones included); complex files, which spk does not read, are skipped.
+TEST(TEST_CATEGORY, spmv_real_matrices) {
+  using namespace spmv_test;
+  SPK_TEST_REQUIRE_MATRIX_DIR();
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(spk_test::matrix_dir()))
+    if (e.path().string().find(".mtx") != std::string::npos) files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  int checked = 0;
+  for (const auto& path : files) {
+    // The largest (G3_circuit, 7.7M entries) only on a GPU, where it is quick.
+    if (path.find("G3_circuit") != std::string::npos && spk::Impl::is_host_space_v<Exec>) continue;
+    HostCsr A;
+    try {
+      A = spk::read_csr<double, int, int>(path);
+    } catch (const spk::Error& e) {
+      if (std::string(e.what()).find("complex") != std::string::npos) continue;
+      throw;
+    }
+    check_all(A, std::filesystem::path(path).filename().string(), false);
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+}
+
+#if defined(SPK_HAVE_KOKKOSKERNELS)
+// Cross-check with KokkosSparse::spmv on a generated and a power-law matrix.
+TEST(TEST_CATEGORY, spmv_vs_kokkoskernels) {
+  using namespace spmv_test;
+  using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
+  for (const char* spec : {"poisson3d:20", "rmat:13:8:1", "random:3000:2000:9:4"}) {
+    auto hA = spk::generate<double, int, int>(spec);
+    Exec space;
+    auto A = spk::create_mirror_view_and_copy(space, hA);
+    KokkosSparse::CrsMatrix<double, int, Device, void, int> kA(
+        "kA", A.num_rows(), A.num_cols(), A.nnz(), A.values(), A.row_map(), A.col_idx());
+    Kokkos::View<double*, typename Exec::memory_space> x("x", A.num_cols()),
+        y_kk("y_kk", A.num_rows()), y0("y0", A.num_rows());
+    HostMulti hx("hx", A.num_cols(), 1);
+    fill_random(hx, 99);
+    Kokkos::deep_copy(x, Kokkos::subview(hx, Kokkos::ALL, 0));
+    Kokkos::deep_copy(y0, 0.25);
+    Kokkos::deep_copy(y_kk, y0);
+    KokkosSparse::spmv("N", 1.5, kA, x, 0.5, y_kk);
+    auto h_kk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y_kk);
+    for (auto alg : algorithms()) {
+      Kokkos::View<double*, typename Exec::memory_space> y("y", A.num_rows());
+      Kokkos::deep_copy(y, y0);
+      spk::SpmvOptions opt;
+      opt.algorithm = alg;
+      spk::spmv(space, 1.5, A, x, 0.5, y, opt);
+      auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+      double err = 0, norm = 0;
+      for (size_t i = 0; i < hy.extent(0); ++i) {
+        err = std::max(err, std::abs(hy(i) - h_kk(i)));
+        norm = std::max(norm, std::abs(h_kk(i)));
+      }
+      EXPECT_LE(err, 1e-12 * std::max(norm, 1.0)) << spec << " " << spk::to_string(alg);
+    }
+  }
+}
+#endif
