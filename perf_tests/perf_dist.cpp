@@ -5,7 +5,7 @@
 //
 //   mpirun -np P perf_dist [MATRIX|SPEC ...] [--op spmv|spgemm|both]
 //          [--partition rows|nnz] [--petsc 0|1] [--repeat N] [--warmup N]
-//          [--space serial|openmp|cuda] [--json FILE]
+//          [--space serial|openmp|cuda] [--json FILE] [--check 1]
 //
 // Times are the maximum over ranks of each repeat (a barrier before each),
 // median over repeats.  Phase times are means over the repeats, maximum
@@ -21,6 +21,9 @@
 #endif
 
 namespace {
+
+// Set when a PETSc result differs from spk's (checked with --check 1).
+int g_mismatches = 0;
 
 using S = double;
 using O = int;
@@ -175,6 +178,7 @@ void run_matrix(const Space& space, const spk::perf::Options& opt, spk::perf::Re
       q.gbps = bytes / (pms * 1e6);
       q.gflops = 2.0 * A.global_nnz() / (pms * 1e6);
       q.numbers = {{"ranks", double(np)}, {"max_rel_diff_vs_spk", diff}};
+      if (!(diff <= 1e-12)) ++g_mismatches;
       if (me == 0) report.add(q);
       VecDestroy(&px);
       VecDestroy(&py);
@@ -266,6 +270,8 @@ void run_matrix(const Space& space, const spk::perf::Options& opt, spk::perf::Re
                    {"nnz_c", info.nz_used},
                    {"max_rel_diff_vs_spk", diff},
                    {"rows_with_other_pattern", double(mismatched_rows)}};
+      if (!(diff <= 1e-12) || mismatched_rows != 0 || C.global_nnz() != info.nz_used)
+        ++g_mismatches;
       q.strings = {{"partition", part_name}};
       if (me == 0) report.add(q);
       MatDestroy(&PC);
@@ -291,7 +297,7 @@ int main(int argc, char* argv[]) {
         argc, argv,
         "[MATRIX|SPEC ...] [--op spmv|spgemm|both] [--partition rows|nnz] [--petsc 0|1] "
         "[--repeat N] [--warmup N] [--space S] [--json FILE]",
-        {"op", "partition", "petsc"});
+        {"op", "partition", "petsc", "check"});
     if (opt.matrices.empty())
       opt.matrices = opt.quick
                          ? std::vector<std::string>{"poisson3d:40", "random:100000:100000:8"}
@@ -303,12 +309,19 @@ int main(int argc, char* argv[]) {
       spk::perf::with_space(opt.space, [&](auto space) {
         if (me == 0) {
           report.note("ranks " + std::to_string(dist::Impl::comm_size(MPI_COMM_WORLD)) +
-                      ", CUDA-aware MPI " + (dist::Impl::cuda_aware_mpi() ? "yes" : "no"));
+                      ", CUDA-aware MPI " + (dist::Impl::cuda_aware_mpi() ? "yes" : "no") +
+                      ", local kernels: " + dist::Impl::local_kernels());
           report.print_header();
         }
         for (const auto& m : opt.matrices) run_matrix(space, opt, report, m, MPI_COMM_WORLD);
       });
       if (me == 0) report.write_json();
+      // --check 1: fail when PETSc's results differ from spk's (ctest).
+      if (opt.extra.count("check") && opt.extra.at("check") != "0" && g_mismatches > 0) {
+        if (me == 0)
+          std::fprintf(stderr, "perf_dist: %d results differ from PETSc's\n", g_mismatches);
+        rc = 1;
+      }
     } catch (const std::exception& e) {
       std::fprintf(stderr, "perf_dist [rank %d]: %s\n", me, e.what());
       rc = 1;

@@ -307,6 +307,10 @@ class DistCsrMatrix {
   const RowLayout& col_layout() const noexcept { return col_layout_; }
   const local_matrix_type& local_block() const noexcept { return local_; }
   const local_matrix_type& ghost_block() const noexcept { return ghost_; }
+  /// The ghost block without its empty rows (shares its columns and
+  /// values), and the local row of each of its rows.
+  const local_matrix_type& ghost_compressed_block() const noexcept { return ghost_compressed_; }
+  const Kokkos::View<Ordinal*, device_type>& ghost_rows() const noexcept { return ghost_rows_; }
   /// Global column of each ghost column, sorted (host and device copies).
   const std::vector<long long>& ghost_gids() const noexcept { return ghost_gids_host_; }
   const Kokkos::View<long long*, device_type>& ghost_gids_view() const noexcept {
@@ -316,7 +320,7 @@ class DistCsrMatrix {
 
   /// Scratch of spmv (x's ghost entries and the exchange buffers).
   struct SpmvWorkspace {
-    Kokkos::View<Scalar*, device_type> x_ghost;
+    Kokkos::View<Scalar*, device_type> x_ghost, y_ghost;
     HaloBuffers<Scalar, device_type> buffers;
   };
   SpmvWorkspace& spmv_workspace() const { return *workspace_; }
@@ -333,8 +337,33 @@ class DistCsrMatrix {
     Kokkos::deep_copy(ghost_gids_, h);
     plan_ = std::make_shared<CommPlan<device_type>>(col_layout_, ghost_gids);
     global_nnz_ = Impl::allreduce_sum<long long>(comm(), local_nnz());
+    // The rows that have ghost entries, as a compressed-row matrix sharing
+    // the ghost block's columns and values (PETSc's "compressed row" B
+    // block): the ghost product then runs over those rows only, not over
+    // every local row.  Empty rows hold no entries, so the kept rows' entries
+    // stay contiguous and in place.
+    std::vector<Ordinal> rows;
+    std::vector<Offset> crm(1, 0);
+    const long long nr = ghost.num_rows();
+    for (long long i = 0; i < nr; ++i)
+      if (ghost.row_map()(i + 1) > ghost.row_map()(i)) {
+        rows.push_back(static_cast<Ordinal>(i));
+        crm.push_back(ghost.row_map()(i + 1));
+      }
+    ghost_rows_ = Kokkos::View<Ordinal*, device_type>("spk::dist::ghost_rows", rows.size());
+    Kokkos::deep_copy(ghost_rows_,
+                      Kokkos::View<const Ordinal*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                          rows.data(), rows.size()));
+    typename local_matrix_type::row_map_type crm_d("spk::dist::ghost_compressed.row_map",
+                                                   crm.size());
+    Kokkos::deep_copy(
+        crm_d, Kokkos::View<const Offset*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(crm.data(),
+                                                                                       crm.size()));
+    ghost_compressed_ = local_matrix_type(static_cast<Ordinal>(rows.size()), ghost_.num_cols(),
+                                          crm_d, ghost_.col_idx(), ghost_.values());
     workspace_ = std::make_shared<SpmvWorkspace>();
     workspace_->x_ghost = Kokkos::View<Scalar*, device_type>("spk::dist::x_ghost", num_ghosts());
+    workspace_->y_ghost = Kokkos::View<Scalar*, device_type>("spk::dist::y_ghost", rows.size());
   }
 
   template <class T>
@@ -365,7 +394,8 @@ class DistCsrMatrix {
   }
 
   RowLayout row_layout_, col_layout_;
-  local_matrix_type local_, ghost_;
+  local_matrix_type local_, ghost_, ghost_compressed_;
+  Kokkos::View<Ordinal*, device_type> ghost_rows_;
   std::vector<long long> ghost_gids_host_;
   Kokkos::View<long long*, device_type> ghost_gids_;
   std::shared_ptr<CommPlan<device_type>> plan_;

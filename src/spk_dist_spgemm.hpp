@@ -44,7 +44,7 @@ class DistSpgemmHandle {
   Kokkos::View<long long*, device_type> send_rp_;       // packed sent rows
   local_matrix b_ext_, a_comb_, c_loc_;
   Kokkos::View<long long*, device_type> c_dest_;
-  Impl::LocalSpgemmHandle<F, device_type> local_;
+  Impl::LocalSpgemmHandle<O, F, device_type> local_;
 };
 
 namespace Impl {

@@ -46,7 +46,17 @@ void spmv(const ExecSpace& space, S alpha, const DistCsrMatrix<S, O, F, D>& A, c
   if (times) space.fence(), times->local += Impl::seconds_since(t), t = clock::now();
   A.plan().finish(ws.x_ghost, ws.buffers);
   if (times) space.fence(), times->wait += Impl::seconds_since(t), t = clock::now();
-  if (A.num_ghosts() > 0) Impl::local_spmv(space, alpha, A.ghost_block(), ws.x_ghost, S(1), y);
+  // Only the rows with ghost entries: product into a short vector, then
+  // added to y (the same single-node SpMV as the local block).
+  const auto& Gc = A.ghost_compressed_block();
+  if (Gc.num_rows() > 0) {
+    Impl::local_spmv(space, alpha, Gc, ws.x_ghost, S(0), ws.y_ghost);
+    auto rows = A.ghost_rows();
+    auto yg = ws.y_ghost;
+    Kokkos::parallel_for(
+        "spk::dist::ghost_add", Kokkos::RangePolicy<ExecSpace>(space, 0, Gc.num_rows()),
+        KOKKOS_LAMBDA(const long long r) { y(rows(r)) += yg(r); });
+  }
   space.fence();
   if (times) times->ghost += Impl::seconds_since(t), ++times->calls;
 }

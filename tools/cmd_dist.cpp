@@ -111,8 +111,8 @@ int run_dist_spgemm(const std::vector<std::string>& args) {
       throw ShapeMismatch("A is " + std::to_string(A.num_rows()) + "x" +
                           std::to_string(A.num_cols()) + ", B is " + std::to_string(bshape[0]) +
                           "x" + std::to_string(bshape[1]));
-    const auto bcols = bshape[0] == bshape[1] ? A.col_layout()
-                                              : spk::dist::RowLayout::balanced(comm, bshape[1]);
+    const auto bcols =
+        bshape[0] == bshape[1] ? A.col_layout() : spk::dist::RowLayout::balanced(comm, bshape[1]);
     DM B = DM::scatter(Bh, A.col_layout(), bcols);
     spk::dist::DistSpgemmHandle<double, int, int, Dev> h;
     MPI_Barrier(comm);
@@ -152,21 +152,21 @@ int run_dist_spmv(const std::vector<std::string>& args) {
       } else {
         auto d = read_dense<double>(a.x);
         SPK_REQUIRE(static_cast<long long>(d.extent(0)) == A.num_cols() && d.extent(1) == 1,
-                    ShapeMismatch, "x in ", a.x, " is ", d.extent(0), "x", d.extent(1),
-                    ", A has ", A.num_cols(), " columns");
+                    ShapeMismatch, "x in ", a.x, " is ", d.extent(0), "x", d.extent(1), ", A has ",
+                    A.num_cols(), " columns");
         xg.assign(d.data(), d.data() + d.extent(0));
       }
     }
     const auto xl = spk::dist::scatter_vector(A.col_layout(), xg);
     Kokkos::View<double*, Dev> x("x", xl.size()), y("y", A.row_layout().local_size());
-    Kokkos::deep_copy(x, Kokkos::View<const double*, Kokkos::HostSpace,
-                                      Kokkos::MemoryUnmanaged>(xl.data(), xl.size()));
+    Kokkos::deep_copy(x, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                             xl.data(), xl.size()));
     spk::dist::spmv(space, 1.0, A, x, 0.0, y);  // warm-up
     spk::dist::SpmvTimes t;
     for (int i = 0; i < a.repeat; ++i) spk::dist::spmv(space, 1.0, A, x, 0.0, y, &t);
     auto per = [&](double s) { return max_over_ranks(comm, 1e3 * s / t.calls); };
-    const double total = per(t.total()), exch = per(t.pack_and_post + t.wait),
-                 loc = per(t.local), gh = per(t.ghost);
+    const double total = per(t.total()), exch = per(t.pack_and_post + t.wait), loc = per(t.local),
+                 gh = per(t.ghost);
     auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
     const auto yg = spk::dist::gather_vector(
         A.row_layout(), std::vector<double>(yh.data(), yh.data() + yh.extent(0)));
@@ -174,11 +174,11 @@ int run_dist_spmv(const std::vector<std::string>& args) {
       std::printf(
           "y = A·x: %lld x %lld, %lld nonzeros on %d ranks (%s): %.4f ms per product "
           "(exchange %.4f, local %.4f, ghost %.4f; max over ranks, mean of %d)\n",
-          A.num_rows(), A.num_cols(), A.global_nnz(), np, decltype(space)::name(), total, exch,
-          loc, gh, a.repeat);
+          A.num_rows(), A.num_cols(), A.global_nnz(), np, decltype(space)::name(), total, exch, loc,
+          gh, a.repeat);
       if (!a.out.empty()) {
         Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> yv(yg.data(),
-                                                                                 yg.size());
+                                                                                   yg.size());
         write_matrix_market_array(a.out, yv);
         std::printf("wrote %s\n", a.out.c_str());
       }

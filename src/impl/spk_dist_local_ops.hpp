@@ -1,21 +1,46 @@
 // The one seam between the distributed layer and the single-node kernels:
 // every local product of spk::dist goes through local_spmv and
-// local_spgemm_symbolic / local_spgemm_numeric.  Until spk::spmv and
-// spk::spgemm are on main these are simple, correct Kokkos kernels of this
-// file; switching means changing only the bodies below.
+// local_spgemm_symbolic / local_spgemm_numeric.  They call spk::spmv and
+// spk::spgemm_symbolic / spgemm_numeric when those headers exist (once they
+// are merged), and otherwise the simple, correct Kokkos kernels of this
+// file.  -DSPK_DIST_OWN_LOCAL_KERNELS keeps the kernels of this file.
 #pragma once
 
 #include <Kokkos_Core.hpp>
 #include <impl/spk_convert_impl.hpp>
 #include <impl/spk_segmented_sort.hpp>
+#include <memory>
 #include <spk_csr_matrix.hpp>
 
+#if !defined(SPK_DIST_OWN_LOCAL_KERNELS) && __has_include(<spk_spmv.hpp>)
+#include <spk_spmv.hpp>
+#define SPK_DIST_USES_SPK_SPMV 1
+#else
+#define SPK_DIST_USES_SPK_SPMV 0
+#endif
+#if !defined(SPK_DIST_OWN_LOCAL_KERNELS) && __has_include(<spk_spgemm.hpp>)
+#include <spk_spgemm.hpp>
+#define SPK_DIST_USES_SPK_SPGEMM 1
+#else
+#define SPK_DIST_USES_SPK_SPGEMM 0
+#endif
+
 namespace spk::dist::Impl {
+
+/// Which local kernels this build uses (for reports).
+inline const char* local_kernels() {
+  return SPK_DIST_USES_SPK_SPMV
+             ? (SPK_DIST_USES_SPK_SPGEMM ? "spk::spmv, spk::spgemm" : "spk::spmv, own spgemm")
+             : (SPK_DIST_USES_SPK_SPGEMM ? "own spmv, spk::spgemm" : "own spmv, own spgemm");
+}
 
 /// y := alpha·A·x + beta·y (beta == 0 overwrites y, NaNs included).
 template <class ExecSpace, class S, class O, class F, class D, class X, class Y>
 void local_spmv(const ExecSpace& space, S alpha, const CsrMatrix<S, O, F, D>& A, const X& x, S beta,
                 const Y& y) {
+#if SPK_DIST_USES_SPK_SPMV
+  spk::spmv(space, alpha, A, x, beta, y);
+#else
   const O n = A.num_rows();
   if (n == 0) return;
   auto rm = A.row_map();
@@ -47,23 +72,42 @@ void local_spmv(const ExecSpace& space, S alpha, const CsrMatrix<S, O, F, D>& A,
                          [&] { y(i) = beta == S(0) ? alpha * sum : beta * y(i) + alpha * sum; });
         });
   }
+#endif
 }
 
 /// What local_spgemm_symbolic leaves for local_spgemm_numeric.
-template <class F, class D>
+template <class O, class F, class D>
 struct LocalSpgemmHandle {
   long long nnz = 0;
   long long products = 0;
+#if SPK_DIST_USES_SPK_SPGEMM
+  std::shared_ptr<spk::SpgemmHandle<O, F, D>> handle;
+#endif
 };
 
 /// C's pattern of A·B (columns sorted, distinct); C's values are left
 /// unset.  Products are gathered per row, sorted, and made unique.
 template <class ExecSpace, class S, class O, class F, class D>
-CsrMatrix<S, O, F, D> local_spgemm_symbolic(const ExecSpace& space, LocalSpgemmHandle<F, D>& h,
+CsrMatrix<S, O, F, D> local_spgemm_symbolic(const ExecSpace& space, LocalSpgemmHandle<O, F, D>& h,
                                             const CsrMatrix<S, O, F, D>& A,
                                             const CsrMatrix<S, O, F, D>& B) {
   SPK_REQUIRE(A.num_cols() == B.num_rows(), ShapeMismatch, "spk::dist::local_spgemm: A is ",
               +A.num_rows(), "x", +A.num_cols(), ", B is ", +B.num_rows(), "x", +B.num_cols());
+#if SPK_DIST_USES_SPK_SPGEMM
+  // spk::spgemm fills C's columns in numeric, and the distributed symbolic
+  // needs them (to split C), so numeric runs once here.  Sorted rows keep
+  // the column order the same in every numeric call.
+  spk::SpgemmOptions opt;
+  opt.sort = spk::SpgemmSort::Sorted;
+  opt.validate_inputs = false;  // built by this layer; B_ext's rows are unsorted
+  h.handle = std::make_shared<spk::SpgemmHandle<O, F, D>>(opt);
+  CsrMatrix<S, O, F, D> C;
+  spk::spgemm_symbolic(space, *h.handle, A, B, C);
+  spk::spgemm_numeric(space, *h.handle, A, B, C);
+  h.nnz = C.nnz();
+  h.products = static_cast<long long>(h.handle->products());
+  return C;
+#else
   const O m = A.num_rows();
   using RM = Kokkos::View<long long*, D>;
   RM ub("spk::dist::spgemm::ub", m + 1);
@@ -125,13 +169,19 @@ CsrMatrix<S, O, F, D> local_spgemm_symbolic(const ExecSpace& space, LocalSpgemmH
       });
   space.fence();
   return C;
+#endif
 }
 
 /// C's values from A's and B's current values (patterns as in symbolic).
 template <class ExecSpace, class S, class O, class F, class D>
-void local_spgemm_numeric(const ExecSpace& space, const LocalSpgemmHandle<F, D>&,
+void local_spgemm_numeric(const ExecSpace& space, const LocalSpgemmHandle<O, F, D>& h,
                           const CsrMatrix<S, O, F, D>& A, const CsrMatrix<S, O, F, D>& B,
                           const CsrMatrix<S, O, F, D>& C) {
+#if SPK_DIST_USES_SPK_SPGEMM
+  CsrMatrix<S, O, F, D> c = C;  // a handle: shares C's Views
+  spk::spgemm_numeric(space, *h.handle, A, B, c);
+#else
+  (void)h;
   const O m = A.num_rows();
   auto arm = A.row_map();
   auto aci = A.col_idx();
@@ -164,6 +214,7 @@ void local_spgemm_numeric(const ExecSpace& space, const LocalSpgemmHandle<F, D>&
         }
       });
   space.fence();
+#endif
 }
 
 }  // namespace spk::dist::Impl

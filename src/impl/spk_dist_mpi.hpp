@@ -83,12 +83,15 @@ T allreduce_max(MPI_Comm comm, T v) {
 /// Whether this MPI library reads and writes CUDA device memory.  The
 /// environment variable SPK_GPU_AWARE_MPI=1 / 0 forces the answer; otherwise
 /// Open MPI is asked at run time (MPIX_Query_cuda_support), and any other MPI
-/// is assumed not to be CUDA-aware.
+/// is taken as not CUDA-aware (buffers are staged through host memory).
 inline bool cuda_aware_mpi() {
   static const bool aware = [] {
     if (const char* env = std::getenv("SPK_GPU_AWARE_MPI"); env && *env)
       return std::strcmp(env, "0") != 0;
-#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+#if defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
+    // Asked at run time, not from MPIX_CUDA_AWARE_SUPPORT: the library met
+    // at run time may be CUDA-aware when the headers compiled against were
+    // not (Debian's say 0).
     return MPIX_Query_cuda_support() == 1;
 #else
     return false;
