@@ -2,6 +2,9 @@
 #include <chrono>
 #include <cmath>
 #include <spk_commands.hpp>
+#if defined(SPK_HAVE_MPI)
+#include <spk_dist_cli.hpp>
+#endif
 #include <spk_reference_spgemm.hpp>
 #include <spk_spgemm.hpp>
 
@@ -28,6 +31,10 @@ long long count_mismatches(const HostMatrix& C, const HostMatrix& R) {
 }  // namespace
 
 int run_spgemm(const std::vector<std::string>& args) {
+#if defined(SPK_HAVE_MPI)
+  // Under mpirun (or SPK_DIST=1) the distributed layer does the work.
+  if (dist_requested()) return run_dist_spgemm(args);
+#endif
   std::vector<std::string> inputs;
   std::string out, space_name = "default";
   bool check = false, unsorted = false;

@@ -5,11 +5,18 @@
 // Matrix Market array.
 #include <cstdio>
 #include <spk_commands.hpp>
+#if defined(SPK_HAVE_MPI)
+#include <spk_dist_cli.hpp>
+#endif
 #include <spk_spmv.hpp>
 
 namespace spk::cli {
 
 int run_spmv(const std::vector<std::string>& args) {
+#if defined(SPK_HAVE_MPI)
+  // Under mpirun (or SPK_DIST=1) the distributed layer does the work.
+  if (dist_requested()) return run_dist_spmv(args);
+#endif
   std::string a_path, x_path, y_path, space_name = "default";
   SpmvOptions opt;
   int repeat = 1;

@@ -7,6 +7,7 @@ flags=("$@")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export OMP_NUM_THREADS=1 OMP_PROC_BIND=false OMPI_MCA_rmaps_base_oversubscribe=1
+export SPK_DIST=1  # the distributed path also on one rank
 for np in 1 3; do
   "$mpiexec" -n $np "${flags[@]}" "$tool" spgemm "$data/west0067_jumbled.mtx" \
     "$data/west0067_jumbled.mtx" -o "$tmp/C$np.mtx" --partition nnz
