@@ -6,7 +6,6 @@
 // (fully parallel, no atomics), ping-ponging with a scratch array.
 #pragma once
 
-#include <limits>
 #include <spk_compat.hpp>
 
 namespace spk::Impl {
@@ -17,36 +16,53 @@ constexpr long long short_segment_length() {
   return is_host_space_v<ExecSpace> ? 48 : 32;
 }
 
-/// Sorts, one team of `team_size` each, the segments whose length is in
-/// (min_len, max_len]: runs of short_len by insertion sort, then bottom-up
-/// merges in which every element finds its slot by binary search.
 template <class ExecSpace, class Offsets, class Perm, class Less>
-void sort_long_segments(const ExecSpace& space, const Offsets& offsets, long long num_segments,
-                        const Perm& perm, const Perm& tmp, const Less& less, long long min_len,
-                        long long max_len, int team_size) {
+void segmented_sort(const ExecSpace& space, const Offsets& offsets, long long num_segments,
+                    const Perm& perm, const Less& less) {
   using Index = typename Perm::non_const_value_type;
+  if (num_segments == 0) return;
   constexpr long long short_len = short_segment_length<ExecSpace>();
+
+  // 1. Short segments: insertion sort, one thread each.  Count the long ones.
   long long num_long = 0;
   Kokkos::parallel_reduce(
-      "spk::segmented_sort::count", Kokkos::RangePolicy<ExecSpace>(space, 0, num_segments),
+      "spk::segmented_sort::short", Kokkos::RangePolicy<ExecSpace>(space, 0, num_segments),
       KOKKOS_LAMBDA(const long long s, long long& count) {
-        const long long len = static_cast<long long>(offsets(s + 1) - offsets(s));
-        count += len > min_len && len <= max_len;
+        const long long b = static_cast<long long>(offsets(s));
+        const long long e = static_cast<long long>(offsets(s + 1));
+        if (e - b > short_len) {
+          ++count;
+          return;
+        }
+        for (long long i = b + 1; i < e; ++i) {
+          const Index x = perm(i);
+          long long j = i - 1;
+          while (j >= b && less(x, perm(j))) {
+            perm(j + 1) = perm(j);
+            --j;
+          }
+          perm(j + 1) = x;
+        }
       },
       num_long);
   if (num_long == 0) return;
+
+  // 2. List the long segments.
   Kokkos::View<long long*, typename Perm::device_type> long_segs(
       Kokkos::ViewAllocateWithoutInitializing("spk::long_segments"), num_long);
   Kokkos::parallel_scan(
       "spk::segmented_sort::list", Kokkos::RangePolicy<ExecSpace>(space, 0, num_segments),
       KOKKOS_LAMBDA(const long long s, long long& update, const bool final) {
-        const long long len = static_cast<long long>(offsets(s + 1) - offsets(s));
-        const bool in_class = len > min_len && len <= max_len;
-        if (final && in_class) long_segs(update) = s;
-        update += in_class;
+        const bool is_long = offsets(s + 1) - offsets(s) > short_len;
+        if (final && is_long) long_segs(update) = s;
+        update += is_long;
       });
+
+  // 3. Long segments: one team each, bottom-up merge sort with a scratch copy.
+  Perm tmp(Kokkos::ViewAllocateWithoutInitializing("spk::segmented_sort::tmp"), perm.extent(0));
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
+  const int team_size = is_host_space_v<ExecSpace> ? 1 : 256;
   Kokkos::parallel_for(
       "spk::segmented_sort::long", Policy(space, static_cast<int>(num_long), team_size),
       KOKKOS_LAMBDA(const Member& team) {
@@ -118,50 +134,6 @@ void sort_long_segments(const ExecSpace& space, const Offsets& offsets, long lon
                                [&](const long long p) { perm(b + p) = tmp(b + p); });
         }
       });
-}
-
-template <class ExecSpace, class Offsets, class Perm, class Less>
-void segmented_sort(const ExecSpace& space, const Offsets& offsets, long long num_segments,
-                    const Perm& perm, const Less& less) {
-  using Index = typename Perm::non_const_value_type;
-  if (num_segments == 0) return;
-  constexpr long long short_len = short_segment_length<ExecSpace>();
-
-  // 1. Short segments: insertion sort, one thread each.  Count the long ones.
-  long long num_long = 0;
-  Kokkos::parallel_reduce(
-      "spk::segmented_sort::short", Kokkos::RangePolicy<ExecSpace>(space, 0, num_segments),
-      KOKKOS_LAMBDA(const long long s, long long& count) {
-        const long long b = static_cast<long long>(offsets(s));
-        const long long e = static_cast<long long>(offsets(s + 1));
-        if (e - b > short_len) {
-          ++count;
-          return;
-        }
-        for (long long i = b + 1; i < e; ++i) {
-          const Index x = perm(i);
-          long long j = i - 1;
-          while (j >= b && less(x, perm(j))) {
-            perm(j + 1) = perm(j);
-            --j;
-          }
-          perm(j + 1) = x;
-        }
-      },
-      num_long);
-  if (num_long == 0) return;
-
-  // 2. Long segments by teams: warp-sized teams for the many medium ones
-  // (power-law columns), wide teams for the few very long ones.
-  Perm tmp(Kokkos::ViewAllocateWithoutInitializing("spk::segmented_sort::tmp"), perm.extent(0));
-  if constexpr (is_host_space_v<ExecSpace>) {
-    sort_long_segments(space, offsets, num_segments, perm, tmp, less, short_len,
-                       std::numeric_limits<long long>::max(), 1);
-  } else {
-    sort_long_segments(space, offsets, num_segments, perm, tmp, less, short_len, 2048, 32);
-    sort_long_segments(space, offsets, num_segments, perm, tmp, less, 2048,
-                       std::numeric_limits<long long>::max(), 256);
-  }
 }
 
 }  // namespace spk::Impl
