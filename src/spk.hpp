@@ -9,11 +9,11 @@
 #include <spk_csr_matrix.hpp>
 #include <spk_device.hpp>
 #include <spk_error.hpp>
+#include <spk_execution_spaces.hpp>
 #include <spk_generators.hpp>
 #include <spk_load.hpp>
-#include <spk_execution_spaces.hpp>
-#include <spk_spmv.hpp>
-#include <spk_spgemm.hpp>
 #include <spk_matrix_market.hpp>
 #include <spk_mirror.hpp>
+#include <spk_spgemm.hpp>
+#include <spk_spmv.hpp>
 #include <spk_validate.hpp>
