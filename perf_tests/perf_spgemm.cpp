@@ -55,7 +55,7 @@ using HostCsr = spk::CsrMatrix<S, O, F, spk::HostDevice>;
 
 struct Options {
   spk::perf::Options common;
-  bool baselines = true, check = false;
+  bool baselines = true, check = false, kernels = false;
   int warmup = 1, repeat = 5;
 };
 
@@ -301,6 +301,15 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
       note.precision(3);
       note << "phases(ms)";
       for (const auto& [phase, ms] : ht.phase_times()) note << " " << phase << "=" << ms;
+      if (opt.kernels) {
+        // And one with every kernel fenced and timed by label.
+        spk::SpgemmHandle<O, F, ExecSpace> hk;
+        DevCsr<ExecSpace> Ck;
+        spk::perf::KernelProfile profile;
+        spk::spgemm_symbolic(space, hk, A, B, Ck);
+        spk::spgemm_numeric(space, hk, A, B, Ck);
+        note << " kernels(ms)" << spk::perf::KernelProfile::summary();
+      }
       out[0].note = note.str();
     }
     Result r = measure("spk-numeric-reuse", opt, [&](double& s, double& n, long long& nnz) {
@@ -314,21 +323,47 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
     note << "bins";
     for (auto& b : h.bins())
       note << " g" << b.group << ":2^" << b.log2_capacity << "x" << (b.end - b.begin);
-    note << (h.plan().slab_dense ? " dense" : " hash") << "-slab " << h.slab_bytes() << "B";
+    note << " long-rows:" << int(h.plan().long_rows.kind) << " slabs " << h.slab_bytes() << "B";
     r.note = note.str();
     out.push_back(r);
+    // What sorting costs: numeric again without it.
+    h.set_sort(spk::SpgemmSort::Unsorted);
+    out.push_back(measure("spk-numeric-unsorted", opt, [&](double& s, double& n, long long& nnz) {
+      const double t0 = now_ms();
+      spk::spgemm_numeric(space, h, A, B, C);
+      n = now_ms() - t0;
+      s = 0;
+      nnz = C.nnz();
+    }));
   }
   if (opt.check) {
+    // Values are compared against the error bound of a sum in any order:
+    // 1e-12 times the entry of |A|·|B| (entries of C that cancel are
+    // compared with the size of what cancelled, not with their tiny result).
     const auto ref = spk::reference::spgemm(A_h, B_h);
+    auto abs_of = [](const HostCsr& M) {
+      HostCsr out = spk::clone(spk::HostDevice(), M);
+      for (F k = 0; k < out.nnz(); ++k) out.values()(k) = std::abs(out.values()(k));
+      return out;
+    };
+    const auto bound = spk::reference::spgemm(abs_of(A_h), abs_of(B_h));
     auto C = spk::create_mirror_view_and_copy_host(C_spk);
     bool ok = C.nnz() == ref.nnz();
-    for (F k = 0; ok && k < ref.nnz(); ++k)
+    std::string where;
+    for (O i = 0; ok && i <= ref.num_rows(); ++i) {
+      ok = C.row_map()(i) == ref.row_map()(i);
+      if (!ok) where = "row pointer " + std::to_string(i);
+    }
+    for (F k = 0; ok && k < ref.nnz(); ++k) {
       ok = C.col_idx()(k) == ref.col_idx()(k) &&
-           std::abs(C.values()(k) - ref.values()(k)) <=
-               1e-12 * std::max(1.0, std::abs(ref.values()(k)));
-    for (O i = 0; ok && i <= ref.num_rows(); ++i) ok = C.row_map()(i) == ref.row_map()(i);
-    std::printf("# check %s: spk %s the serial reference\n", name.c_str(),
-                ok ? "matches" : "DOES NOT MATCH");
+           std::abs(C.values()(k) - ref.values()(k)) <= 1e-12 * std::max(1.0, bound.values()(k));
+      if (!ok)
+        where = "entry " + std::to_string(k) + ": column " + std::to_string(C.col_idx()(k)) +
+                " value " + std::to_string(C.values()(k)) + ", expected column " +
+                std::to_string(ref.col_idx()(k)) + " value " + std::to_string(ref.values()(k));
+    }
+    std::printf("# check %s: spk %s the serial reference%s%s\n", name.c_str(),
+                ok ? "matches" : "DOES NOT MATCH", ok ? "" : " at ", where.c_str());
     if (!ok) check_failed = true;
   }
 
@@ -482,6 +517,8 @@ int main(int argc, char* argv[]) {
       const std::string a = argv[i];
       if (a == "--check")
         opt.check = true;
+      else if (a == "--kernels")
+        opt.kernels = true;
       else if (a == "--no-baselines")
         opt.baselines = false;
       else
@@ -495,7 +532,7 @@ int main(int argc, char* argv[]) {
     opt.common = spk::perf::parse_args(
         static_cast<int>(args.size()), args.data(),
         "[MATRIX|SPEC|DIR ...] [--repeat N] [--warmup N] [--space serial|openmp|cuda] "
-        "[--json FILE] [--quick] [--check] [--no-baselines]");
+        "[--json FILE] [--quick] [--check] [--no-baselines] [--kernels]");
     // SpGEMM runs are long: fewer repeats than the harness default.
     if (!repeat_given) opt.common.repeat = 5;
     if (!warmup_given) opt.common.warmup = 1;

@@ -271,4 +271,79 @@ inline void set_thread_placement() {
   setenv("OMP_PLACES", "threads", 0);
 }
 
+/// Time per kernel label: while a KernelProfile is active, every Kokkos
+/// parallel_for / reduce / scan and deep_copy is fenced before and after and
+/// its time added to its label.  For diagnosis only (the fences change what
+/// is measured): `perf_spgemm` uses it on one extra, separately reported run.
+class KernelProfile {
+ public:
+  KernelProfile() {
+    namespace KT = Kokkos::Tools::Experimental;
+    times().clear();
+    KT::set_begin_parallel_for_callback(&begin);
+    KT::set_begin_parallel_reduce_callback(&begin);
+    KT::set_begin_parallel_scan_callback(&begin);
+    KT::set_end_parallel_for_callback(&end);
+    KT::set_end_parallel_reduce_callback(&end);
+    KT::set_end_parallel_scan_callback(&end);
+    KT::set_begin_deep_copy_callback(&begin_copy);
+    KT::set_end_deep_copy_callback(&end_copy);
+  }
+  ~KernelProfile() {
+    namespace KT = Kokkos::Tools::Experimental;
+    KT::set_begin_parallel_for_callback(nullptr);
+    KT::set_begin_parallel_reduce_callback(nullptr);
+    KT::set_begin_parallel_scan_callback(nullptr);
+    KT::set_end_parallel_for_callback(nullptr);
+    KT::set_end_parallel_reduce_callback(nullptr);
+    KT::set_end_parallel_scan_callback(nullptr);
+    KT::set_begin_deep_copy_callback(nullptr);
+    KT::set_end_deep_copy_callback(nullptr);
+  }
+  KernelProfile(const KernelProfile&) = delete;
+  KernelProfile& operator=(const KernelProfile&) = delete;
+
+  /// "label=ms(calls) ..." sorted by time, longest first.
+  static std::string summary() {
+    std::vector<std::pair<std::string, std::pair<double, int>>> v(times().begin(), times().end());
+    std::sort(v.begin(), v.end(),
+              [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+    std::ostringstream o;
+    o.precision(3);
+    for (const auto& [label, t] : v) o << " " << label << "=" << t.first << "(" << t.second << ")";
+    return o.str();
+  }
+
+ private:
+  static std::map<std::string, std::pair<double, int>>& times() {
+    static std::map<std::string, std::pair<double, int>> t;
+    return t;
+  }
+  static std::vector<std::pair<std::string, std::chrono::steady_clock::time_point>>& open() {
+    static std::vector<std::pair<std::string, std::chrono::steady_clock::time_point>> o;
+    return o;
+  }
+  static void start(const std::string& label) {
+    Kokkos::fence();
+    open().emplace_back(label, std::chrono::steady_clock::now());
+  }
+  static void stop() {
+    Kokkos::fence();
+    if (open().empty()) return;
+    const auto [label, t0] = open().back();
+    open().pop_back();
+    auto& t = times()[label];
+    t.first +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    t.second += 1;
+  }
+  static void begin(const char* name, const std::uint32_t, std::uint64_t*) { start(name); }
+  static void end(const std::uint64_t) { stop(); }
+  static void begin_copy(Kokkos::Tools::SpaceHandle, const char* dst, const void*,
+                         Kokkos::Tools::SpaceHandle, const char*, const void*, std::uint64_t) {
+    start(std::string("deep_copy:") + dst);
+  }
+  static void end_copy() { stop(); }
+};
+
 }  // namespace spk::perf

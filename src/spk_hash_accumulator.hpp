@@ -77,8 +77,12 @@ class HashAccumulator {
   static constexpr Key empty_key = static_cast<Key>(~static_cast<std::make_unsigned_t<Key>>(0));
 
   KOKKOS_FUNCTION HashAccumulator() = default;
-  KOKKOS_FUNCTION HashAccumulator(Key* keys, Value* values, std::uint32_t capacity) noexcept
-      : keys_(keys), values_(values), mask_(capacity - 1) {}
+  /// Slot s lives at keys[s * stride] (and values[s * stride]): a stride
+  /// interleaves the tables of threads that share scratch, so that their
+  /// accesses fall into different banks.
+  KOKKOS_FUNCTION HashAccumulator(Key* keys, Value* values, std::uint32_t capacity,
+                                  std::uint32_t stride = 1) noexcept
+      : keys_(keys), values_(values), mask_(capacity - 1), stride_(stride) {}
 
   /// Bytes of scratch a table of this capacity needs (keys, then values),
   /// values aligned for Value.
@@ -92,25 +96,31 @@ class HashAccumulator {
   KOKKOS_FORCEINLINE_FUNCTION std::uint32_t capacity() const noexcept { return mask_ + 1; }
   KOKKOS_FORCEINLINE_FUNCTION Key* keys() const noexcept { return keys_; }
   KOKKOS_FORCEINLINE_FUNCTION Value* values() const noexcept { return values_; }
+  KOKKOS_FORCEINLINE_FUNCTION Key& key(std::uint32_t s) const noexcept {
+    return keys_[s * stride_];
+  }
+  KOKKOS_FORCEINLINE_FUNCTION Value& value(std::uint32_t s) const noexcept {
+    return values_[s * stride_];
+  }
 
   /// Resets slot i (callers spread the slots over their threads).
   KOKKOS_FORCEINLINE_FUNCTION void clear(std::uint32_t i) const noexcept {
-    keys_[i] = empty_key;
-    if (values_) values_[i] = Value(0);
+    key(i) = empty_key;
+    if (values_) value(i) = Value(0);
   }
 
   /// Inserts k; returns its slot and sets is_new when this call added it.
   KOKKOS_FORCEINLINE_FUNCTION std::uint32_t insert(Key k, bool& is_new) const noexcept {
     std::uint32_t slot = Hash::hash(k) & mask_;
     for (std::uint32_t attempt = 0;; ++attempt) {
-      Key cur = keys_[slot];
+      Key cur = key(slot);
       if (cur == k) {
         is_new = false;
         return slot;
       }
       if (cur == empty_key) {
         if constexpr (Concurrency::atomic) {
-          cur = Kokkos::atomic_compare_exchange(&keys_[slot], empty_key, k);
+          cur = Kokkos::atomic_compare_exchange(&key(slot), empty_key, k);
           if (cur == empty_key) {
             is_new = true;
             return slot;
@@ -120,7 +130,7 @@ class HashAccumulator {
             return slot;
           }
         } else {
-          keys_[slot] = k;
+          key(slot) = k;
           is_new = true;
           return slot;
         }
@@ -134,9 +144,9 @@ class HashAccumulator {
     bool is_new;
     const std::uint32_t slot = insert(k, is_new);
     if constexpr (Concurrency::atomic)
-      Kokkos::atomic_add(&values_[slot], v);
+      Kokkos::atomic_add(&value(slot), v);
     else
-      values_[slot] += v;
+      value(slot) += v;
     return is_new;
   }
 
@@ -144,7 +154,7 @@ class HashAccumulator {
   KOKKOS_FORCEINLINE_FUNCTION std::uint32_t find(Key k) const noexcept {
     std::uint32_t slot = Hash::hash(k) & mask_;
     for (std::uint32_t attempt = 0; attempt <= mask_; ++attempt) {
-      const Key cur = keys_[slot];
+      const Key cur = key(slot);
       if (cur == k) return slot;
       if (cur == empty_key) break;
       slot = Probing::next(slot, attempt) & mask_;
@@ -156,6 +166,7 @@ class HashAccumulator {
   Key* keys_ = nullptr;
   Value* values_ = nullptr;
   std::uint32_t mask_ = 0;
+  std::uint32_t stride_ = 1;
 };
 
 /// Smallest power of two >= n (n >= 1).

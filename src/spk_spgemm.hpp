@@ -86,13 +86,20 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
   const SpgemmOptions& opt = handle.options();
   handle.clear_phase_times();
   Impl::SpgemmPhaseTimer<ExecSpace, Handle> mark(space, handle);
-  if (opt.validate_inputs) {
+  const SpgemmAlgorithm algo = Impl::spgemm_resolve<ExecSpace>(opt.algorithm);
+  const std::int64_t m = A.num_rows();
+  const std::int64_t k = A.num_cols();
+  const std::uint64_t ncols = static_cast<std::uint64_t>(B.num_cols());
+  // BinnedHash validates inside its analysis pass (the full check below runs
+  // only to name what is wrong); edge shapes take the plain path.
+  const bool fused_validation = algo == SpgemmAlgorithm::BinnedHash && m > 0 && k > 0 &&
+                                A.row_map().extent(0) == static_cast<std::size_t>(m + 1) &&
+                                B.row_map().extent(0) == static_cast<std::size_t>(k + 1);
+  if (opt.validate_inputs && !fused_validation) {
     validate(space, A);
     validate(space, B);
     mark("symbolic.validate");
   }
-  const std::int64_t m = A.num_rows();
-  const std::uint64_t ncols = static_cast<std::uint64_t>(B.num_cols());
   typename Handle::Plan& plan = handle.plan();
   plan = typename Handle::Plan();
   plan.a_rows = A.num_rows();
@@ -101,25 +108,91 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
   plan.a_nnz = static_cast<std::uint64_t>(A.nnz());
   plan.b_nnz = static_cast<std::uint64_t>(B.nnz());
 
-  // 1. Products per row, in 64 bits.
   Kokkos::View<std::uint64_t*, Dev> products(
       Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::products"), m);
-  std::uint64_t max_row = 0;
-  const std::uint64_t total = m > 0 ? Impl::count_row_products(space, m, A.row_map(), A.col_idx(),
-                                                               B.row_map(), products, max_row)
-                                    : 0;
-  const SpgemmAlgorithm algo = Impl::spgemm_resolve<ExecSpace>(opt.algorithm);
-  mark("symbolic.count_products");
-
-  // 2. Distinct columns per row into counts(i + 1).
   Kokkos::View<std::int64_t*, Dev> counts("spk::spgemm::row_counts", m + 1);
   CsrMatrix<S, O, F, Dev> none;  // C's arrays are not needed yet
   const auto v = Impl::spgemm_views<ExecSpace>(A, B, none);
   std::vector<Impl::SpgemmBin> bins;
   std::size_t slab_bytes = 0;
-  if (total > 0) {
+  std::uint64_t total = 0, max_row = 0;
+  if (algo == SpgemmAlgorithm::BinnedHash) {
+    // 1. One pass: validation, products per row (64 bits), rows per bin.
+    const double avg_b = B.num_rows() > 0 ? double(B.nnz()) / double(B.num_rows()) : 0.0;
+    const auto t = Impl::spgemm_binned_tuning(space, opt, avg_b, sizeof(O) + sizeof(S));
+    const Impl::SpgemmBinOf bin_of{ncols, t.max_team_log2,
+                                   t.max_team_log2 - Impl::spgemm_min_log2 + 2};
+    const auto stats = Impl::spgemm_analyze(
+        space, v, m, k, ncols, opt.validate_inputs && fused_validation, bin_of, products);
+    if (stats.bad_a != INT64_MAX || stats.bad_b != INT64_MAX) {
+      validate(space, A);  // throw, naming the row and entry
+      validate(space, B);
+      SPK_REQUIRE(false, InvalidMatrix, "spk::spgemm_symbolic: invalid row ",
+                  stats.bad_a != INT64_MAX ? stats.bad_a : stats.bad_b, " in ",
+                  stats.bad_a != INT64_MAX ? "A" : "B");
+    }
+    total = stats.products;
+    max_row = stats.max_products;
+    plan.vector_length = t.vector_length;
+    mark("symbolic.analyze");
+    // 2. Rows grouped by bin, and a plan for the long ones.
+    plan.perm =
+        typename Handle::perm_type(Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::perm"), m);
+    bins = Impl::spgemm_bin_rows(space, m, bin_of, stats, products, plan.perm, t,
+                                 sizeof(O) + sizeof(S));
+    mark("symbolic.bin_rows");
+    if (!bins.empty() && bins.back().group == 2) {
+      const auto& g = bins.back();
+      auto& lp = plan.long_rows;
+      const std::size_t entry = sizeof(O) + sizeof(S);
+      // Default budget: in proportion to the work of these rows (so that
+      // small products stay small), between 16 and 512 MiB.
+      const std::size_t budget =
+          opt.slab_budget_bytes
+              ? opt.slab_budget_bytes
+              : std::clamp<std::size_t>(stats.long_products * entry / 2, std::size_t(16) << 20,
+                                        std::size_t(512) << 20);
+      const std::size_t bitmap_bytes = (ncols + 31) / 32 * 4;
+      using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+      using Balanced = Impl::BalancedTeamGroup<Member, F>;
+      const std::size_t part_bytes =
+          sizeof(long long) * g.team_size + Balanced::scratch_bytes(Balanced::default_capacity);
+      std::uint64_t per_slab = 0;
+      if (t.bitmap && bitmap_bytes + part_bytes <= t.scratch) {
+        lp.kind = Impl::SpgemmLongRows::Bitmap;
+        lp.slab_capacity = ncols;
+        per_slab = ncols * sizeof(S);
+      } else {
+        // The long rows hold the largest row, so it bounds their tables.
+        const std::uint64_t max_u = std::min(stats.max_products, ncols);
+        const std::uint64_t hash_cap = Impl::spgemm_table_capacity(max_u);
+        const bool dense = ncols <= 2 * hash_cap;
+        lp.kind = dense ? Impl::SpgemmLongRows::DenseMarker : Impl::SpgemmLongRows::Hash;
+        lp.slab_capacity = dense ? ncols : hash_cap;
+        SPK_REQUIRE(lp.slab_capacity < (std::uint64_t(1) << 32), Overflow,
+                    "spk::spgemm_symbolic: a row with ", max_u,
+                    " distinct columns at most needs a table of more than 2^32 entries");
+        per_slab = lp.slab_capacity * entry;
+      }
+      const std::int64_t by_budget = std::max<std::int64_t>(1, budget / per_slab);
+      lp.num_slabs =
+          static_cast<int>(std::min<std::int64_t>({by_budget, t.max_slabs, g.end - g.begin}));
+      slab_bytes = lp.num_slabs * per_slab;
+    }
+    // 3. Distinct columns per row into counts(i + 1).
+    if (total > 0)
+      Impl::spgemm_binned_symbolic(space, v, plan.perm, bins, counts, products, ncols, t,
+                                   plan.long_rows);
+    mark("symbolic.count_columns");
+  } else {
+    // 1. Products per row, in 64 bits.
+    total = m > 0 ? Impl::count_row_products(space, m, A.row_map(), A.col_idx(), B.row_map(),
+                                             products, max_row)
+                  : 0;
+    mark("symbolic.count_products");
+    // 2. Distinct columns per row into counts(i + 1).
     if constexpr (Impl::is_host_space_v<ExecSpace>) {
-      if (algo == SpgemmAlgorithm::ThreadDense) {
+      if (total > 0) {
         const auto tp = Impl::spgemm_thread_plan<ExecSpace, O, S>(
             space, ncols, max_row,
             opt.slab_budget_bytes ? opt.slab_budget_bytes : std::size_t(512) << 20);
@@ -130,76 +203,23 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
         Impl::spgemm_thread_symbolic(space, v, m, ncols, counts, tp);
       }
     }
-    if (algo == SpgemmAlgorithm::BinnedHash) {
-      const double avg_b = B.num_rows() > 0 ? double(B.nnz()) / double(B.num_rows()) : 0.0;
-      const auto t = Impl::spgemm_binned_tuning(space, opt, avg_b, sizeof(O) + sizeof(S));
-      plan.vector_length = t.vector_length;
-      plan.lane_team_size = t.lane_team_size;
-      plan.perm = typename Handle::perm_type(
-          Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::perm"), m);
-      bins = Impl::spgemm_bin_rows(space, m, ncols, products, plan.perm, t);
-      mark("symbolic.bin_rows");
-      if (!bins.empty() && bins.back().group == 2) {
-        // Slabs for the rows whose tables do not fit scratch: dense when B is
-        // not much wider than the largest such table.
-        const auto& g = bins.back();
-        std::uint64_t max_u = 0;
-        const auto perm = plan.perm;
-        Kokkos::parallel_reduce(
-            "spk::spgemm::max_global_row", Kokkos::RangePolicy<ExecSpace>(space, g.begin, g.end),
-            KOKKOS_LAMBDA(const std::int64_t r, std::uint64_t& mx) {
-              const std::uint64_t p = products(perm(r));
-              const std::uint64_t u = p < ncols ? p : ncols;
-              if (u > mx) mx = u;
-            },
-            Kokkos::Max<std::uint64_t>(max_u));
-        std::uint64_t global_products = 0;
-        Kokkos::parallel_reduce(
-            "spk::spgemm::global_products", Kokkos::RangePolicy<ExecSpace>(space, g.begin, g.end),
-            KOKKOS_LAMBDA(const std::int64_t r, std::uint64_t& sum) { sum += products(perm(r)); },
-            global_products);
-        const std::uint64_t hash_cap = Impl::spgemm_table_capacity(max_u);
-        plan.slab_dense = ncols <= 2 * hash_cap;
-        plan.slab_capacity = plan.slab_dense ? ncols : hash_cap;
-        SPK_REQUIRE(plan.slab_capacity < (std::uint64_t(1) << 32), Overflow,
-                    "spk::spgemm_symbolic: a row with ", max_u,
-                    " distinct columns at most needs a table of more than 2^32 entries");
-        const std::size_t entry = sizeof(O) + sizeof(S);
-        // Default budget: in proportion to the work of these rows (so that
-        // small products stay small), between 16 and 512 MiB.
-        const std::size_t budget =
-            opt.slab_budget_bytes
-                ? opt.slab_budget_bytes
-                : std::clamp<std::size_t>(global_products * entry / 2, std::size_t(16) << 20,
-                                          std::size_t(512) << 20);
-        const std::int64_t by_budget =
-            std::max<std::int64_t>(1, budget / (plan.slab_capacity * entry));
-        plan.num_slabs =
-            static_cast<int>(std::min<std::int64_t>({by_budget, t.max_slabs, g.end - g.begin}));
-        slab_bytes = plan.num_slabs * plan.slab_capacity * entry;
-      }
-      Impl::spgemm_binned_symbolic(space, v, plan.perm, bins, counts, products, ncols, t,
-                                   plan.slab_capacity, plan.num_slabs, plan.slab_dense);
-    }
     mark("symbolic.count_columns");
   }
 
-  // 3. Row pointers: scanned in 64 bits and checked before C is allocated.
+  // 4. Row pointers, scanned in 64 bits; nnz(C) is checked against Offset
+  // before C's columns and values are allocated.
+  typename Handle::row_map_type row_map(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.row_map"), m + 1);
   std::int64_t nnz_c = 0;
   Kokkos::parallel_scan(
-      "spk::spgemm::scan_counts", Kokkos::RangePolicy<ExecSpace>(space, 0, m + 1),
+      "spk::spgemm::row_map", Kokkos::RangePolicy<ExecSpace>(space, 0, m + 1),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum, const bool final) {
         sum += counts(i);
-        if (final) counts(i) = sum;
+        if (final) row_map(i) = static_cast<F>(sum);
       },
       nnz_c);
   mark("symbolic.scan");
   Impl::require_fits_offset<F>(static_cast<std::uint64_t>(nnz_c), total, "spk::spgemm_symbolic");
-  typename Handle::row_map_type row_map(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.row_map"), m + 1);
-  Kokkos::parallel_for(
-      "spk::spgemm::row_map", Kokkos::RangePolicy<ExecSpace>(space, 0, m + 1),
-      KOKKOS_LAMBDA(const std::int64_t i) { row_map(i) = static_cast<F>(counts(i)); });
   using CMat = CsrMatrix<S, O, F, DC>;
   C = CMat(A.num_rows(), B.num_cols(), row_map,
            typename CMat::index_type(
@@ -256,9 +276,8 @@ void spgemm_numeric(const ExecSpace& space, const SpgemmHandle<O, F, HD>& handle
   if (handle.algorithm() == SpgemmAlgorithm::BinnedHash) {
     Impl::SpgemmBinnedTuning t;
     t.vector_length = plan.vector_length;
-    t.lane_team_size = plan.lane_team_size;
-    Impl::spgemm_binned_numeric(space, v, plan.perm, handle.bins(), ncols, t, plan.slab_capacity,
-                                plan.num_slabs, plan.slab_dense, sorted);
+    Impl::spgemm_binned_numeric(space, v, plan.perm, handle.bins(), ncols, t, plan.long_rows,
+                                sorted);
   }
   space.fence();
   mark("numeric");

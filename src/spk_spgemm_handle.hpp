@@ -37,6 +37,11 @@ struct SpgemmOptions {
   std::size_t slab_budget_bytes = 0;
   /// Threads per team of the BinnedHash team kernels.  0: backend default.
   int team_size = 0;
+  /// BinnedHash rows too long for a scratch table: count their columns on a
+  /// bitmap of B's columns in team scratch (and sum them in a dense slab)
+  /// when the bitmap fits.  false: always a global-memory slab (dense
+  /// markers or a hash table), as when B is too wide for the bitmap.
+  bool long_row_bitmap = true;
   /// Fence after each phase and keep its time (SpgemmHandle::phase_times).
   bool time_phases = false;
 };
@@ -50,6 +55,21 @@ struct SpgemmBin {
   int group = 0;                    ///< 0: a lane group per row, 1: a team per row, 2: global slab
   int team_size = 1;                ///< threads per team of this bin's kernel
   std::int64_t begin = 0, end = 0;  ///< range in the permutation
+};
+
+/// How BinnedHash handles the rows too long for scratch tables.
+enum class SpgemmLongRows {
+  None,         ///< there are none
+  Bitmap,       ///< bitmap of B's columns in team scratch (+ dense value slab)
+  DenseMarker,  ///< dense slab indexed by column, a marker per column
+  Hash          ///< hash table on a global-memory slab
+};
+
+/// Slabs of global memory for the long rows, one per team working on them.
+struct SpgemmLongRowPlan {
+  SpgemmLongRows kind = SpgemmLongRows::None;
+  std::uint64_t slab_capacity = 0;  ///< entries per slab
+  int num_slabs = 0;
 };
 
 }  // namespace Impl
@@ -108,7 +128,7 @@ class SpgemmHandle {
     int num_slabs = 0;
     bool slab_dense = false;  // slabs indexed by column (no hashing)
     int vector_length = 1;
-    int lane_team_size = 1;  // rows (threads) per team in lane-group bins
+    Impl::SpgemmLongRowPlan long_rows;  // BinnedHash
   };
   Plan& plan() noexcept { return plan_; }
   const Plan& plan() const noexcept { return plan_; }

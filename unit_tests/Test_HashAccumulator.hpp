@@ -26,6 +26,22 @@ inline void run_tiny(Kokkos::View<int*, Dev> keys, Kokkos::View<double*, Dev> va
       });
 }
 
+// Two tables interleaved with stride 2 (slot s of table t at 2 * s + t),
+// each owned by one thread (ExclusiveInsert): the tiny sequence in table 1,
+// its negation in table 0.
+inline void run_strided(Kokkos::View<int*, Dev> keys, Kokkos::View<double*, Dev> vals) {
+  Kokkos::parallel_for(
+      "hash_strided", Kokkos::RangePolicy<ExecSpace>(0, 2), KOKKOS_LAMBDA(const int t) {
+        using Acc = spk::HashAccumulator<int, double, spk::HashMask, spk::LinearProbing,
+                                         spk::ExclusiveInsert>;
+        const Acc h(keys.data() + t, vals.data() + t, 8, 2);
+        for (unsigned s = 0; s < 8; ++s) h.clear(s);
+        const int k[5] = {3, 11, 3, 5, 19};
+        const double v[5] = {1, 2, 3, 4, 5};
+        for (int q = 0; q < 5; ++q) h.accumulate(k[q], t == 1 ? v[q] : -v[q]);
+      });
+}
+
 inline int run_concurrent(Kokkos::View<long*, Dev> keys, Kokkos::View<double*, Dev> vals, int n,
                           int distinct, int cap) {
   Kokkos::parallel_for(
@@ -70,6 +86,25 @@ TEST(TEST_CATEGORY, hash_accumulator_tiny) {
   EXPECT_EQ(hi(5), 6);
   EXPECT_EQ(hi(6), 8);
   EXPECT_EQ(hi(7), 4);  // found in slot 4, not new
+}
+
+TEST(TEST_CATEGORY, hash_accumulator_strided) {
+  Kokkos::View<int*, Dev> keys("keys", 16);
+  Kokkos::View<double*, Dev> vals("vals", 16);
+  spk_test::poison(vals);
+  run_strided(keys, vals);
+  auto hk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), keys);
+  auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), vals);
+  const int empty = -1;
+  const int expect_keys[8] = {empty, empty, empty, 3, 11, 5, 19, empty};
+  const double expect_vals[8] = {0, 0, 0, 4, 2, 4, 5, 0};
+  for (int s = 0; s < 8; ++s) {
+    for (int t = 0; t < 2; ++t) {
+      EXPECT_EQ(hk(2 * s + t), expect_keys[s]) << "slot " << s << " table " << t;
+      EXPECT_EQ(hv(2 * s + t), t == 1 ? expect_vals[s] : -expect_vals[s])
+          << "slot " << s << " table " << t;
+    }
+  }
 }
 
 TEST(TEST_CATEGORY, hash_accumulator_concurrent) {

@@ -63,6 +63,11 @@ inline std::vector<Config> configs() {
     // One slab for all long rows.
     t.slab_budget_bytes = 1;
     out.push_back({s ? "binned-one-slab/sorted" : "binned-one-slab/unsorted", t});
+    // Long rows on global slabs (dense markers or hash tables), not bitmaps.
+    spk::SpgemmOptions nb = o;
+    nb.max_scratch_bytes = 3000;
+    nb.long_row_bitmap = false;
+    out.push_back({s ? "binned-no-bitmap/sorted" : "binned-no-bitmap/unsorted", nb});
     if (spk::Impl::is_host_space_v<ExecSpace>) {
       spk::SpgemmOptions d;
       d.sort = sort;
@@ -96,9 +101,10 @@ void check_product(const spk::CsrMatrix<S, O, F, spk::HostDevice>& A_h,
     ASSERT_EQ(static_cast<long long>(handle.nnz()), static_cast<long long>(ref.nnz()));
     ASSERT_EQ(handle.products(), spk::reference::spgemm_products(A_h, B_h));
     if (std::getenv("SPK_TEST_VERBOSE")) {
-      std::printf("%s [%s]: algo %d slab dense %d cap %llu slabs %d bins:", what.c_str(), cfg.name,
-                  int(handle.algorithm()), int(handle.plan().slab_dense),
-                  (unsigned long long)handle.plan().slab_capacity, handle.plan().num_slabs);
+      const auto& lp = handle.plan().long_rows;
+      std::printf("%s [%s]: algo %d long rows %d cap %llu slabs %d bins:", what.c_str(), cfg.name,
+                  int(handle.algorithm()), int(lp.kind), (unsigned long long)lp.slab_capacity,
+                  lp.num_slabs);
       for (auto& b : handle.bins())
         std::printf(" [g%d 2^%d T%d n=%lld]", b.group, b.log2_capacity, b.team_size,
                     (long long)(b.end - b.begin));

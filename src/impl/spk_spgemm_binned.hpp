@@ -4,15 +4,19 @@
 //   lane bins   - small tables, one row per thread, its vector lanes insert
 //                 (several rows per team, each on its own scratch table);
 //   team bins   - one row per team, table in team scratch;
-//   global bin  - rows whose table does not fit scratch: one row at a time
-//                 per team on a slab of global memory (a hash table, or a
-//                 dense accumulator indexed by column when B is narrow
-//                 enough); slabs come from a pool sized by concurrency and a
-//                 byte budget, not one per row.
+//   long rows   - rows whose table does not fit scratch: one row per team on
+//                 a bitmap of B's columns in team scratch when B is narrow
+//                 enough (numeric adds a dense value slab in global memory),
+//                 otherwise on a slab of global memory (a hash table, or
+//                 dense markers when B is narrow); slabs come from a pool
+//                 sized by concurrency and a byte budget, not one per row.
+// Analysis (validation, product counts, bin histogram) is one reduction and
+// one host synchronisation; rows are grouped by bin with one stable scan.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <impl/spk_spgemm_common.hpp>
 #include <spk_error.hpp>
 #include <spk_spgemm_handle.hpp>
@@ -23,15 +27,22 @@ namespace spk::Impl {
 /// Per-backend parameters of the binned kernels.
 struct SpgemmBinnedTuning {
   int vector_length = 1;
-  int lane_team_size = 1;  // rows per team in lane bins
-  int team_threads = 1;    // threads (not counting vector lanes) of team-bin teams, at most
-  int max_lane_log2 = 8;   // largest lane-bin table
-  int max_team_log2 = 12;  // largest scratch table
-  int max_slabs = 1;       // teams (and slabs) working on global rows
+  int lane_threads = 1;          // threads (rows x lanes) of lane-bin teams, at most
+  int team_threads = 1;          // threads (not counting vector lanes) of team-bin teams, at most
+  int max_lane_log2 = 8;         // largest lane-bin table
+  int max_team_log2 = 12;        // largest scratch table
+  int max_slabs = 1;             // teams (and slabs) working on long rows at once
+  std::size_t scratch = 0;       // team scratch bytes available
+  std::size_t lane_scratch = 0;  // scratch bytes a lane-bin team should use, at most
   std::size_t slab_budget = std::size_t(512) << 20;
+  bool bitmap = true;           // long rows on a scratch bitmap when B's columns fit
+  int max_thread_log2 = 0;      // tables up to 2^this: one row per thread (0: none)
+  int max_thread_log2_sym = 0;  // the same for symbolic alone (keys only: smaller)
+  int concurrency = 1;          // bins of fewer rows than concurrency / 32 get a team per row
 };
 
 constexpr int spgemm_min_log2 = 5;  // smallest table: 32 entries
+constexpr int spgemm_max_bins = 14;
 
 template <class ExecSpace>
 SpgemmBinnedTuning spgemm_binned_tuning(const ExecSpace& space, const SpgemmOptions& opt,
@@ -40,124 +51,218 @@ SpgemmBinnedTuning spgemm_binned_tuning(const ExecSpace& space, const SpgemmOpti
   std::size_t scratch = opt.max_scratch_bytes;
   if constexpr (is_host_space_v<ExecSpace>) {
     t.vector_length = 1;
-    t.lane_team_size = 1;
+    t.lane_threads = 1;
     t.team_threads =
         std::max(1, std::min(opt.team_size > 0 ? opt.team_size : 1, Impl::concurrency(space)));
-    t.max_lane_log2 = 8;
     if (scratch == 0) scratch = std::size_t(256) << 10;
+    t.lane_scratch = scratch;
     t.max_slabs = Impl::concurrency(space);
   } else {
     // Lanes per row: about the length of B's rows (KK's rule of thumb).
     int v = static_cast<int>(next_pow2(static_cast<std::uint64_t>(avg_b_row + 0.5)));
     t.vector_length = std::clamp(v, 4, 32);
-    t.lane_team_size = std::max(1, 128 / t.vector_length);
+    t.lane_threads = 128;
     t.team_threads = opt.team_size > 0 ? opt.team_size : std::max(1, 256 / t.vector_length);
-    const std::size_t per_lane = (std::size_t(16) << 10) / t.lane_team_size / entry_bytes;
-    t.max_lane_log2 = std::clamp(log2_exact(next_pow2(per_lane + 1)) - 1, spgemm_min_log2, 8);
     const std::size_t limit = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
     if (scratch == 0 || scratch > limit) scratch = limit;
+    // Lane-bin teams of 128 threads with about 24 KB of tables keep 9 teams
+    // (1152 threads) on an SM.
+    t.lane_scratch = std::min<std::size_t>(scratch, 24 << 10);
     t.max_slabs = std::max(1, Impl::concurrency(space) / (t.team_threads * t.vector_length));
+    // Short rows, one per thread: no idle lanes, no lane synchronisation.
+    t.max_thread_log2 = 5;
+    t.max_thread_log2_sym = 6;
+    if (const char* e = std::getenv("SPK_SPGEMM_THREAD_LOG2")) t.max_thread_log2 = std::atoi(e);
+    if (const char* e = std::getenv("SPK_SPGEMM_SYM_THREAD_LOG2"))
+      t.max_thread_log2_sym = std::atoi(e);
+    t.concurrency = Impl::concurrency(space);
   }
+  t.scratch = scratch;
   int lt = spgemm_min_log2;
-  while ((std::size_t(2) << lt) * entry_bytes + 64 <= scratch) ++lt;
+  while ((std::size_t(2) << lt) * entry_bytes + 64 <= scratch && lt < 16) ++lt;
   t.max_team_log2 = lt;
-  t.max_lane_log2 = std::min(t.max_lane_log2, lt);
+  t.max_lane_log2 = std::min(8, lt);
   if (opt.slab_budget_bytes) t.slab_budget = opt.slab_budget_bytes;
+  t.bitmap = opt.long_row_bitmap;
   return t;
 }
 
+/// Rows per lane-bin team: as many as the lane threads and the scratch
+/// allow, rounded to whole warps (32 / vector_length rows) when possible.
+inline int spgemm_lane_rows(const SpgemmBinnedTuning& t, std::size_t row_bytes) {
+  const int by_threads = std::max(1, t.lane_threads / t.vector_length);
+  const int by_scratch = static_cast<int>(std::max<std::size_t>(1, t.lane_scratch / row_bytes));
+  const int rows = std::min(by_threads, by_scratch);
+  const int warp_rows = std::max(1, 32 / t.vector_length);
+  return rows >= warp_rows ? rows / warp_rows * warp_rows : rows;
+}
+
+/// Rows (threads) per thread-bin team: up to 128, as the scratch allows.
+inline int spgemm_thread_rows(const SpgemmBinnedTuning& t, std::size_t row_bytes) {
+  const int rows = static_cast<int>(
+      std::min<std::size_t>(128, std::max<std::size_t>(1, t.lane_scratch / row_bytes)));
+  return rows >= 32 ? rows / 32 * 32 : rows;
+}
+
 /// Bin of a row: -1 for rows without products, [0, nb - 1) for scratch
-/// tables of 2^(bin + spgemm_min_log2) entries, nb - 1 for global rows.
-template <class Products>
+/// tables of 2^(bin + spgemm_min_log2) entries, nb - 1 for long rows.
 struct SpgemmBinOf {
-  Products products;
   std::uint64_t ncols;
   int max_team_log2, nb;
-  KOKKOS_INLINE_FUNCTION int operator()(std::int64_t i) const {
-    const std::uint64_t p = products(i);
+  KOKKOS_INLINE_FUNCTION int operator()(std::uint64_t p) const {
     if (p == 0) return -1;
     const int l = log2_exact(spgemm_table_capacity(p < ncols ? p : ncols));
     return l > max_team_log2 ? nb - 1 : l - spgemm_min_log2;
   }
 };
 
-/// Counts the rows per bin (scatter = false) or writes them to perm
-/// (scatter = true).  Team-local histograms keep the global atomics to one
-/// per team and bin.
-template <class ExecSpace, class BinOf, class Counts, class Perm>
-void spgemm_bin_histogram(const ExecSpace& space, std::int64_t m, std::int64_t chunk,
-                          const BinOf& bin_of, int nb, const Counts& bin_count,
-                          const Counts& cursor, const Perm& perm, const bool scatter) {
-  const std::int64_t league = (m + chunk - 1) / chunk;
-  if (league == 0) return;
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using Member = typename Policy::member_type;
-  const int scratch = static_cast<int>(2 * nb * sizeof(long long));
-  Kokkos::parallel_for(
-      scatter ? "spk::spgemm::bin_scatter" : "spk::spgemm::bin_count",
-      Policy(space, league, Kokkos::AUTO).set_scratch_size(0, Kokkos::PerTeam(scratch)),
-      KOKKOS_LAMBDA(const Member& member) {
-        long long* local =
-            static_cast<long long*>(member.team_scratch(0).get_shmem(2 * nb * sizeof(long long)));
-        long long* base = local + nb;
-        const std::int64_t r0 = member.league_rank() * chunk;
-        const std::int64_t r1 = r0 + chunk < m ? r0 + chunk : m;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(member, nb),
-                             [&](const int b) { local[b] = 0; });
-        member.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(member, r0, r1), [&](const std::int64_t i) {
-          const int b = bin_of(i);
-          if (b >= 0) Kokkos::atomic_add(&local[b], 1LL);
-        });
-        member.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(member, nb), [&](const int b) {
-          if (!scatter) {
-            if (local[b]) Kokkos::atomic_add(&bin_count(b), local[b]);
-          } else {
-            base[b] = local[b] ? Kokkos::atomic_fetch_add(&cursor(b), local[b]) : 0;
-            local[b] = 0;
+/// What the analysis reduction gathers.  The operator+= overloads are the
+/// reduction's join (sums, a max and two mins); the volatile one is what
+/// Kokkos 3.x calls, the other what Kokkos 4.x calls.
+struct SpgemmRowStats {
+  std::uint64_t bins[spgemm_max_bins];
+  std::uint64_t products, max_products, long_products;  // long: rows of the last bin
+  std::int64_t bad_a, bad_b;  // first invalid row of A / of B, or INT64_MAX
+  KOKKOS_INLINE_FUNCTION SpgemmRowStats() : products(0), max_products(0), long_products(0) {
+    for (int b = 0; b < spgemm_max_bins; ++b) bins[b] = 0;
+    bad_a = bad_b = INT64_MAX;
+  }
+  KOKKOS_INLINE_FUNCTION void operator+=(const SpgemmRowStats& o) {
+    for (int b = 0; b < spgemm_max_bins; ++b) bins[b] += o.bins[b];
+    products += o.products;
+    long_products += o.long_products;
+    if (o.max_products > max_products) max_products = o.max_products;
+    if (o.bad_a < bad_a) bad_a = o.bad_a;
+    if (o.bad_b < bad_b) bad_b = o.bad_b;
+  }
+  KOKKOS_INLINE_FUNCTION void operator+=(const volatile SpgemmRowStats& o) volatile {
+    for (int b = 0; b < spgemm_max_bins; ++b) bins[b] += o.bins[b];
+    products += o.products;
+    long_products += o.long_products;
+    if (o.max_products > max_products) max_products = o.max_products;
+    if (o.bad_a < bad_a) bad_a = o.bad_a;
+    if (o.bad_b < bad_b) bad_b = o.bad_b;
+  }
+};
+
+/// One pass over A's rows (and B's when validating): products per row into
+/// `products`, rows per bin, total and largest row, and the first row of A
+/// and of B whose pointers or columns are invalid.  One synchronisation.
+template <class ExecSpace, class V, class Products>
+SpgemmRowStats spgemm_analyze(const ExecSpace& space, const V& v, std::int64_t m, std::int64_t k,
+                              std::uint64_t ncols, bool validate, const SpgemmBinOf& bin_of,
+                              const Products& products) {
+  SpgemmRowStats stats;
+  const std::int64_t range = validate ? m + k : m;
+  if (range == 0) return stats;
+  const std::int64_t nnz_a = static_cast<std::int64_t>(v.aci.extent(0));
+  const std::int64_t nnz_b = static_cast<std::int64_t>(v.bci.extent(0));
+  Kokkos::parallel_reduce(
+      "spk::spgemm::analyze", Kokkos::RangePolicy<ExecSpace>(space, 0, range),
+      KOKKOS_LAMBDA(const std::int64_t r, SpgemmRowStats& s) {
+        if (r < m) {
+          const std::int64_t b = static_cast<std::int64_t>(v.arm(r));
+          const std::int64_t e = static_cast<std::int64_t>(v.arm(r + 1));
+          bool ok = true;
+          if (validate) {
+            ok = b >= 0 && b <= e && e <= nnz_a && (r > 0 || b == 0) && (r < m - 1 || e == nnz_a);
+            for (std::int64_t ka = ok ? b : 0; ok && ka < e; ++ka) {
+              const std::int64_t c = static_cast<std::int64_t>(v.aci(ka));
+              ok = c >= 0 && c < k;
+            }
+            if (!ok) {
+              if (r < s.bad_a) s.bad_a = r;
+              products(r) = 0;
+              return;
+            }
           }
-        });
-        if (!scatter) return;
-        member.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(member, r0, r1), [&](const std::int64_t i) {
-          const int b = bin_of(i);
-          if (b >= 0) perm(base[b] + Kokkos::atomic_fetch_add(&local[b], 1LL)) = i;
-        });
-      });
+          std::uint64_t p = 0;
+          for (std::int64_t ka = b; ka < e; ++ka) {
+            const auto c = v.aci(ka);
+            p += static_cast<std::uint64_t>(v.brm(c + 1) - v.brm(c));
+          }
+          products(r) = p;
+          s.products += p;
+          if (p > s.max_products) s.max_products = p;
+          const int bin = bin_of(p);
+          if (bin >= 0) s.bins[bin] += 1;
+          if (bin == bin_of.nb - 1) s.long_products += p;
+        } else {
+          const std::int64_t row = r - m;
+          const std::int64_t b = static_cast<std::int64_t>(v.brm(row));
+          const std::int64_t e = static_cast<std::int64_t>(v.brm(row + 1));
+          bool ok =
+              b >= 0 && b <= e && e <= nnz_b && (row > 0 || b == 0) && (row < k - 1 || e == nnz_b);
+          for (std::int64_t kb = ok ? b : 0; ok && kb < e; ++kb) {
+            const std::int64_t c = static_cast<std::int64_t>(v.bci(kb));
+            ok = c >= 0 && static_cast<std::uint64_t>(c) < ncols;
+          }
+          if (!ok && row < s.bad_b) s.bad_b = row;
+        }
+      },
+      stats);
+  return stats;
 }
 
-/// Groups the rows by bin into perm; returns the bins (empty ones dropped).
+/// Running row counts per bin: the value of the grouping scan (join as in
+/// SpgemmRowStats).
+struct SpgemmBinCursor {
+  std::uint32_t c[spgemm_max_bins];  // 32 bits: a small value keeps the scan fast
+  KOKKOS_INLINE_FUNCTION SpgemmBinCursor() {
+    for (int b = 0; b < spgemm_max_bins; ++b) c[b] = 0;
+  }
+  KOKKOS_INLINE_FUNCTION void operator+=(const SpgemmBinCursor& o) {
+    for (int b = 0; b < spgemm_max_bins; ++b) c[b] += o.c[b];
+  }
+  KOKKOS_INLINE_FUNCTION void operator+=(const volatile SpgemmBinCursor& o) volatile {
+    for (int b = 0; b < spgemm_max_bins; ++b) c[b] += o.c[b];
+  }
+};
+
+struct SpgemmBinOffsets {
+  std::int64_t at[spgemm_max_bins];
+};
+
+/// Groups the rows by bin into perm (rows keep their order within a bin);
+/// returns the bins (empty ones dropped).
 template <class ExecSpace, class Products, class Perm>
-std::vector<SpgemmBin> spgemm_bin_rows(const ExecSpace& space, std::int64_t m, std::uint64_t ncols,
+std::vector<SpgemmBin> spgemm_bin_rows(const ExecSpace& space, std::int64_t m,
+                                       const SpgemmBinOf& bin_of, const SpgemmRowStats& stats,
                                        const Products& products, const Perm& perm,
-                                       const SpgemmBinnedTuning& t) {
-  const int nb = t.max_team_log2 - spgemm_min_log2 + 2;
-  const SpgemmBinOf<Products> bin_of{products, ncols, t.max_team_log2, nb};
-  using Dev = typename Perm::device_type;
-  Kokkos::View<long long*, Dev> bin_count("spk::spgemm::bin_count", nb);
-  Kokkos::View<long long*, Dev> cursor("spk::spgemm::bin_cursor", nb);
-  const std::int64_t chunk = is_host_space_v<ExecSpace> ? 4096 : 1024;
-  spgemm_bin_histogram(space, m, chunk, bin_of, nb, bin_count, cursor, perm, false);
-  auto h_count = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bin_count);
-  auto h_cursor = Kokkos::create_mirror_view(cursor);
+                                       const SpgemmBinnedTuning& t, std::size_t entry_bytes) {
+  const int nb = bin_of.nb;
   std::vector<SpgemmBin> bins;
-  long long at = 0;
+  SpgemmBinOffsets offsets{};
+  std::int64_t at = 0;
   for (int b = 0; b < nb; ++b) {
-    h_cursor(b) = at;
-    if (h_count(b) > 0) {
+    offsets.at[b] = at;
+    const std::int64_t count = static_cast<std::int64_t>(stats.bins[b]);
+    if (count > 0) {
       SpgemmBin bin;
       bin.begin = at;
-      bin.end = at + h_count(b);
+      bin.end = at + count;
       if (b == nb - 1) {
         bin.group = 2;
         bin.log2_capacity = 0;
         bin.team_size = t.team_threads;
       } else {
         bin.log2_capacity = b + spgemm_min_log2;
-        bin.group = bin.log2_capacity <= t.max_lane_log2 ? 0 : 1;
-        if (bin.group == 0) {
-          bin.team_size = t.lane_team_size;
+        // Few rows cannot fill the device one per thread or lane group:
+        // they get a team each, which finishes each row sooner.
+        const bool few = count * 32 < t.concurrency;
+        bin.group = few                                      ? 1
+                    : bin.log2_capacity <= t.max_thread_log2 ? 3
+                    : bin.log2_capacity <= t.max_lane_log2   ? 0
+                                                             : 1;
+        if (bin.group == 3) {
+          // One row per thread: rows per team as scratch allows, whole warps.
+          const std::size_t row_bytes = (std::size_t(1) << bin.log2_capacity) * entry_bytes;
+          bin.team_size = spgemm_thread_rows(t, row_bytes);
+        } else if (bin.group == 0) {
+          // Rows per team: as many as the lane threads and the scratch allow
+          // (numeric's tables, the larger ones).
+          const std::size_t row_bytes = (std::size_t(1) << bin.log2_capacity) * entry_bytes + 64;
+          bin.team_size = spgemm_lane_rows(t, row_bytes);
         } else {
           // About two table slots per thread, up to the team size.
           const int threads = std::min<long long>(t.team_threads * t.vector_length,
@@ -167,10 +272,19 @@ std::vector<SpgemmBin> spgemm_bin_rows(const ExecSpace& space, std::int64_t m, s
       }
       bins.push_back(bin);
     }
-    at += h_count(b);
+    at += count;
   }
-  Kokkos::deep_copy(cursor, h_cursor);
-  spgemm_bin_histogram(space, m, chunk, bin_of, nb, bin_count, cursor, perm, true);
+  if (at == 0) return bins;
+  SPK_REQUIRE(m < (std::int64_t(1) << 32), Overflow,
+              "spk::spgemm: BinnedHash handles at most 2^32 - 1 rows, A has ", m);
+  Kokkos::parallel_scan(
+      "spk::spgemm::group_rows", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
+      KOKKOS_LAMBDA(const std::int64_t i, SpgemmBinCursor& cursor, const bool final) {
+        const int b = bin_of(products(i));
+        if (b < 0) return;
+        if (final) perm(offsets.at[b] + static_cast<std::int64_t>(cursor.c[b])) = i;
+        cursor.c[b] += 1;
+      });
   return bins;
 }
 
@@ -182,6 +296,127 @@ struct SpgemmViews {
   Kokkos::View<const S*, Dev> av, bv;
   Kokkos::View<O*, Dev> cci;
   Kokkos::View<S*, Dev> cv;
+};
+
+/// Bits set in x (portable).
+KOKKOS_INLINE_FUNCTION int spgemm_popcount(std::uint32_t x) {
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  x = (x + (x >> 4)) & 0x0f0f0f0fu;
+  return static_cast<int>((x * 0x01010101u) >> 24);
+}
+
+/// A lane group whose A entries are staged in scratch V at a time: lane q
+/// loads entry q's B row bounds, so the group waits for one round of loads
+/// per V entries instead of one per entry.
+template <class Member, class F>
+struct StagedLaneGroup : LaneGroup<Member> {
+  F* b0;  // V staged B row starts
+  F* b1;  // V staged B row ends
+  int lanes;
+  template <class ARm, class ACi, class BRm, class Fn>
+  KOKKOS_FORCEINLINE_FUNCTION void for_products(std::int64_t i, const ARm& arm, const ACi& aci,
+                                                const BRm& brm, const Fn& f) const {
+    const auto a0 = arm(i), a1 = arm(i + 1);
+    for (auto base = a0; base < a1; base += lanes) {
+      const int cnt = static_cast<int>(a1 - base < lanes ? a1 - base : lanes);
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(this->member, cnt), [&](const int q) {
+        const auto k = aci(base + q);
+        b0[q] = brm(k);
+        b1[q] = brm(k + 1);
+      });
+      for (int q = 0; q < cnt; ++q) {
+        const auto ka = base + q;
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(this->member, b0[q], b1[q]),
+                             [&](const auto kb) { f(ka, kb); });
+      }
+      // Every vector loop ends with the lanes synchronised, so the stage is
+      // read by all of them before the next round overwrites it.
+    }
+  }
+};
+
+/// A team group that hands A entries with long B rows (power-law hubs) to
+/// the whole team, one after the other, instead of to one thread's lanes:
+/// the other threads would otherwise wait for that thread.  The long entries
+/// are listed in scratch (list_capacity of them; more stay with their
+/// thread).
+template <class Member, class F>
+struct BalancedTeamGroup : TeamGroup<Member> {
+  F* list;          // A entry positions with long B rows
+  int* list_count;  // how many were listed
+  int list_capacity;
+  std::int64_t long_len;  // B rows at least this long go to the whole team
+
+  static constexpr int default_capacity = 64;
+  static std::size_t scratch_bytes(int capacity) { return capacity * sizeof(F) + 8; }
+  KOKKOS_INLINE_FUNCTION static BalancedTeamGroup carve(const Member& member, char* at,
+                                                        int capacity) {
+    return {{member},
+            reinterpret_cast<F*>(at + 8),
+            reinterpret_cast<int*>(at),
+            capacity,
+            static_cast<std::int64_t>(member.team_size()) * 4};
+  }
+
+  template <class ARm, class ACi, class BRm, class Fn>
+  KOKKOS_FORCEINLINE_FUNCTION void for_products(std::int64_t i, const ARm& arm, const ACi& aci,
+                                                const BRm& brm, const Fn& f) const {
+    const Member& member = this->member;
+    Kokkos::single(Kokkos::PerTeam(member), [&]() { *list_count = 0; });
+    member.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, arm(i), arm(i + 1)), [&](const auto ka) {
+      const auto k = aci(ka);
+      const auto b0 = brm(k), b1 = brm(k + 1);
+      int slot = list_capacity;
+      if (static_cast<std::int64_t>(b1 - b0) >= long_len) {
+        Kokkos::single(
+            Kokkos::PerThread(member),
+            [&](int& s) {
+              s = Kokkos::atomic_fetch_add(list_count, 1);
+              if (s < list_capacity) list[s] = static_cast<F>(ka);
+            },
+            slot);
+      }
+      if (slot >= list_capacity)
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, b0, b1),
+                             [&](const auto kb) { f(ka, kb); });
+    });
+    member.team_barrier();
+    const int listed = *list_count < list_capacity ? *list_count : list_capacity;
+    for (int q = 0; q < listed; ++q) {
+      const auto ka = list[q];
+      const auto k = aci(ka);
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(member, brm(k), brm(k + 1)),
+                           [&](const auto kb) { f(ka, kb); });
+    }
+  }
+};
+
+/// Scratch layout of one lane-bin row: table keys (and values), then the
+/// stage of V B-row bounds, then a counter.
+template <class O, class S, class F>
+struct LaneRowScratch {
+  /// Table (keys, values in numeric), numeric's key buffer (cap keys), the
+  /// stage of V B-row bounds, a counter.
+  static std::size_t bytes(std::uint32_t cap, int lanes, bool values) {
+    const std::size_t table = HashAccumulator<O, S>::bytes(cap, values);
+    return round8(table) + (values ? round8(cap * sizeof(O)) : 0) + round8(2 * lanes * sizeof(F)) +
+           8;
+  }
+  KOKKOS_INLINE_FUNCTION static std::size_t round8(std::size_t b) { return (b + 7) / 8 * 8; }
+  KOKKOS_INLINE_FUNCTION static void carve(char* base, std::uint32_t cap, int lanes, bool values,
+                                           O*& keys, S*& vals, O*& kbuf, F*& b0, F*& b1,
+                                           int*& counter) {
+    keys = reinterpret_cast<O*>(base);
+    vals = values ? reinterpret_cast<S*>(base + HashAccumulator<O, S>::keys_bytes(cap)) : nullptr;
+    char* p = base + round8(HashAccumulator<O, S>::bytes(cap, values));
+    kbuf = values ? reinterpret_cast<O*>(p) : nullptr;
+    if (values) p += round8(cap * sizeof(O));
+    b0 = reinterpret_cast<F*>(p);
+    b1 = b0 + lanes;
+    counter = reinterpret_cast<int*>(p + round8(2 * lanes * sizeof(F)));
+  }
 };
 
 // ---- symbolic ---------------------------------------------------------------
@@ -205,23 +440,74 @@ KOKKOS_INLINE_FUNCTION void spgemm_symbolic_row(const Group& g, const V& v, std:
   g.single([&]() { counts(i + 1) = count; });
 }
 
+/// Counts the distinct columns of row i on a bitmap of B's columns.
+template <class Group, class V, class Counts>
+KOKKOS_INLINE_FUNCTION void spgemm_symbolic_bitmap_row(const Group& g, const V& v, std::int64_t i,
+                                                       std::uint32_t* bits, std::uint32_t words,
+                                                       const Counts& counts) {
+  g.for_each(words, [&](const std::uint32_t w) { bits[w] = 0; });
+  g.barrier();
+  g.for_products(i, v.arm, v.aci, v.brm, [&](const auto, const auto kb) {
+    const auto c = static_cast<std::uint64_t>(v.bci(kb));
+    Kokkos::atomic_or(&bits[c >> 5], std::uint32_t(1) << (c & 31));
+  });
+  g.barrier();
+  int count = 0;
+  g.reduce_sum(
+      words, [&](const std::uint32_t w, int& n) { n += spgemm_popcount(bits[w]); }, count);
+  g.single([&]() { counts(i + 1) = count; });
+}
+
 template <class ExecSpace, class V, class Perm, class Counts, class Products>
 void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm,
                             const std::vector<SpgemmBin>& bins, const Counts& counts,
                             const Products& products, std::uint64_t ncols,
-                            const SpgemmBinnedTuning& t, std::uint64_t slab_capacity, int num_slabs,
-                            bool slab_dense) {
+                            const SpgemmBinnedTuning& t, const SpgemmLongRowPlan& lp) {
   using O = typename decltype(v.cci)::non_const_value_type;
+  using S = typename decltype(v.cv)::non_const_value_type;
+  using F = typename decltype(v.crm)::non_const_value_type;
   using Acc = HashAccumulator<O, int>;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
+  using Scratch = LaneRowScratch<O, S, F>;
+  using Balanced = BalancedTeamGroup<Member, F>;
   const int V_ = t.vector_length;
   for (const SpgemmBin& bin : bins) {
     const std::int64_t begin = bin.begin, nr = bin.end - bin.begin;
-    if (bin.group == 0) {
-      const int T = bin.team_size;
+    if (bin.group == 3 || (bin.group == 0 && bin.log2_capacity <= t.max_thread_log2_sym)) {
+      // One row per thread, tables interleaved (slot s of thread t at
+      // s * T + t) so that the threads of a warp hit different banks.
       const std::uint32_t cap = 1u << bin.log2_capacity;
-      const std::size_t bytes = Acc::keys_bytes(cap);
+      const int T = spgemm_thread_rows(t, cap * sizeof(O));
+      using Set = HashAccumulator<O, int, HashMask, LinearProbing, ExclusiveInsert>;
+      Kokkos::parallel_for(
+          "spk::spgemm::symbolic_threads",
+          Policy(space, (nr + T - 1) / T, T, 1)
+              .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(T * cap * sizeof(O)))),
+          KOKKOS_LAMBDA(const Member& member) {
+            O* base = static_cast<O*>(member.team_scratch(0).get_shmem(T * cap * sizeof(O)));
+            const int tr = member.team_rank();
+            const std::int64_t r = std::int64_t(member.league_rank()) * T + tr;
+            if (r >= nr) return;
+            const std::int64_t i = perm(begin + r);
+            const Set h(base + tr, nullptr, cap, static_cast<std::uint32_t>(T));
+            for (std::uint32_t q = 0; q < cap; ++q) h.key(q) = Set::empty_key;
+            int count = 0;
+            for (auto ka = v.arm(i); ka < v.arm(i + 1); ++ka) {
+              const auto k = v.aci(ka);
+              for (auto kb = v.brm(k); kb < v.brm(k + 1); ++kb) {
+                bool is_new;
+                h.insert(v.bci(kb), is_new);
+                count += is_new ? 1 : 0;
+              }
+            }
+            counts(i + 1) = count;
+          });
+    } else if (bin.group == 0) {
+      const std::uint32_t cap = 1u << bin.log2_capacity;
+      const std::size_t bytes = Scratch::bytes(cap, V_, false);
+      // Keys only: more rows per team than numeric's tables allow.
+      const int T = spgemm_lane_rows(t, bytes);
       Kokkos::parallel_for(
           "spk::spgemm::symbolic_lanes",
           Policy(space, (nr + T - 1) / T, T, V_)
@@ -230,51 +516,81 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
             char* base = static_cast<char*>(member.team_scratch(0).get_shmem(T * bytes));
             const std::int64_t r = std::int64_t(member.league_rank()) * T + member.team_rank();
             if (r >= nr) return;
-            O* keys = reinterpret_cast<O*>(base + member.team_rank() * bytes);
-            spgemm_symbolic_row(LaneGroup<Member>{member}, v, perm(begin + r), keys, cap, counts);
+            O *keys, *kbuf;
+            S* vals;
+            F *b0, *b1;
+            int* counter;
+            Scratch::carve(base + member.team_rank() * bytes, cap, V_, false, keys, vals, kbuf, b0,
+                           b1, counter);
+            const StagedLaneGroup<Member, F> g{{member}, b0, b1, V_};
+            spgemm_symbolic_row(g, v, perm(begin + r), keys, cap, counts);
           });
     } else if (bin.group == 1) {
       const std::uint32_t cap = 1u << bin.log2_capacity;
-      const std::size_t bytes = Acc::keys_bytes(cap);
+      const std::size_t kbytes = (Acc::keys_bytes(cap) + 7) / 8 * 8;
+      const int lc = Balanced::default_capacity;
+      const std::size_t bytes = kbytes + Balanced::scratch_bytes(lc);
       Kokkos::parallel_for(
           "spk::spgemm::symbolic_team",
           Policy(space, nr, bin.team_size, V_)
               .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes))),
           KOKKOS_LAMBDA(const Member& member) {
-            O* keys = static_cast<O*>(member.team_scratch(0).get_shmem(bytes));
-            spgemm_symbolic_row(TeamGroup<Member>{member}, v, perm(begin + member.league_rank()),
-                                keys, cap, counts);
+            char* base = static_cast<char*>(member.team_scratch(0).get_shmem(bytes));
+            spgemm_symbolic_row(Balanced::carve(member, base + kbytes, lc), v,
+                                perm(begin + member.league_rank()), reinterpret_cast<O*>(base), cap,
+                                counts);
+          });
+    } else if (lp.kind == SpgemmLongRows::Bitmap) {
+      const std::uint32_t words = static_cast<std::uint32_t>((ncols + 31) / 32);
+      const int lc = Balanced::default_capacity;
+      const std::size_t lbytes = Balanced::scratch_bytes(lc);
+      const std::size_t bytes = lbytes + words * sizeof(std::uint32_t);
+      Kokkos::parallel_for(
+          "spk::spgemm::symbolic_bitmap",
+          Policy(space, nr, bin.team_size, V_)
+              .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes))),
+          KOKKOS_LAMBDA(const Member& member) {
+            char* base = static_cast<char*>(member.team_scratch(0).get_shmem(bytes));
+            spgemm_symbolic_bitmap_row(
+                Balanced::carve(member, base, lc), v, perm(begin + member.league_rank()),
+                reinterpret_cast<std::uint32_t*>(base + lbytes), words, counts);
           });
     } else {
       using Dev = typename Perm::device_type;
-      const int L = static_cast<int>(std::min<std::int64_t>(num_slabs, nr));
+      const int L = static_cast<int>(std::min<std::int64_t>(lp.num_slabs, nr));
       Kokkos::View<O*, Dev> slab(Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::slab_keys"),
-                                 L * slab_capacity);
+                                 L * lp.slab_capacity);
       Kokkos::deep_copy(space, slab, Acc::empty_key);  // also "no row" for dense markers
-      const std::uint64_t sc = slab_capacity;
-      const bool dense = slab_dense;
+      const std::uint64_t sc = lp.slab_capacity;
+      const bool dense = lp.kind == SpgemmLongRows::DenseMarker;
       Kokkos::parallel_for(
-          "spk::spgemm::symbolic_global",
-          Policy(space, L, bin.team_size, V_)
-              .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(sizeof(long long)))),
+          "spk::spgemm::symbolic_global", Policy(space, L, bin.team_size, V_),
           KOKKOS_LAMBDA(const Member& member) {
-            long long* counter =
-                static_cast<long long*>(member.team_scratch(0).get_shmem(sizeof(long long)));
             O* keys = slab.data() + member.league_rank() * sc;
             const TeamGroup<Member> g{member};
             for (std::int64_t r = member.league_rank(); r < nr; r += L) {
               const std::int64_t i = perm(begin + r);
-              g.single([&]() { *counter = 0; });
-              g.barrier();
+              long long count = 0;
               if (dense) {
-                // keys[c] holds the last row that touched column c.
-                g.for_products(i, v.arm, v.aci, v.brm, [&](const auto, const auto kb) {
-                  if (Kokkos::atomic_exchange(&keys[v.bci(kb)], static_cast<O>(i)) !=
-                      static_cast<O>(i))
-                    Kokkos::atomic_add(counter, 1LL);
-                });
-                g.barrier();
-                g.single([&]() { counts(i + 1) = *counter; });
+                // keys[c] holds the last row that touched column c; each
+                // thread counts the columns it claimed first.
+                Kokkos::parallel_reduce(
+                    Kokkos::TeamThreadRange(member, v.arm(i), v.arm(i + 1)),
+                    [&](const auto ka, long long& sum) {
+                      const auto kk = v.aci(ka);
+                      long long mine = 0;
+                      Kokkos::parallel_reduce(
+                          Kokkos::ThreadVectorRange(member, v.brm(kk), v.brm(kk + 1)),
+                          [&](const auto kb, long long& n) {
+                            if (Kokkos::atomic_exchange(&keys[v.bci(kb)], static_cast<O>(i)) !=
+                                static_cast<O>(i))
+                              ++n;
+                          },
+                          mine);
+                      sum += mine;
+                    },
+                    count);
+                g.single([&]() { counts(i + 1) = count; });
               } else {
                 const std::uint64_t p = products(i);
                 const std::uint32_t cap =
@@ -283,10 +599,16 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
                 g.for_products(i, v.arm, v.aci, v.brm, [&](const auto, const auto kb) {
                   bool is_new;
                   h.insert(v.bci(kb), is_new);
-                  if (is_new) Kokkos::atomic_add(counter, 1LL);
                 });
                 g.barrier();
-                g.single([&]() { counts(i + 1) = *counter; });
+                g.reduce_sum(
+                    cap,
+                    [&](const std::uint32_t s, long long& c) {
+                      c += keys[s] != Acc::empty_key ? 1 : 0;
+                    },
+                    count);
+                g.single([&]() { counts(i + 1) = count; });
+                g.barrier();
                 g.for_each(cap, [&](const std::uint32_t s) { keys[s] = Acc::empty_key; });
               }
               g.barrier();
@@ -298,11 +620,13 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
 
 // ---- numeric ----------------------------------------------------------------
 
-/// Sums the products of row i on a scratch table and writes the row of C
-/// (sorted: compacted to C, brought back to scratch and bitonic-sorted there).
+/// Sums the products of row i on a scratch table and writes the row of C:
+/// the keys are compacted into kbuf, sorted there (unless unsorted output is
+/// asked for) and written with their values, found in the table, in one
+/// pass over the row of C.
 template <class Group, class V, class O, class S>
 KOKKOS_INLINE_FUNCTION void spgemm_numeric_row(const Group& g, const V& v, std::int64_t i, O* keys,
-                                               S* vals, int* counter, std::uint32_t cap,
+                                               S* vals, O* kbuf, int* counter, std::uint32_t cap,
                                                bool sorted) {
   using Acc = HashAccumulator<O, S>;
   const Acc h(keys, vals, cap);
@@ -313,36 +637,79 @@ KOKKOS_INLINE_FUNCTION void spgemm_numeric_row(const Group& g, const V& v, std::
     h.accumulate(v.bci(kb), v.av(ka) * v.bv(kb));
   });
   g.barrier();
+  g.for_each(cap, [&](const std::uint32_t s) {
+    if (keys[s] != Acc::empty_key) kbuf[Kokkos::atomic_fetch_add(counter, 1)] = keys[s];
+  });
+  g.barrier();
   const auto start = v.crm(i);
   const std::uint32_t n = static_cast<std::uint32_t>(v.crm(i + 1) - start);
+  if (sorted) group_bitonic_sort(g, kbuf, static_cast<S*>(nullptr), n);
   O* cci = v.cci.data() + start;
   S* cv = v.cv.data() + start;
-  g.for_each(cap, [&](const std::uint32_t s) {
-    if (keys[s] != Acc::empty_key) {
-      const int pos = Kokkos::atomic_fetch_add(counter, 1);
-      cci[pos] = keys[s];
-      cv[pos] = vals[s];
+  g.for_each(n, [&](const std::uint32_t q) {
+    const O c = kbuf[q];
+    cci[q] = c;
+    cv[q] = vals[h.find(c)];
+  });
+}
+
+/// Writes the columns set in a bitmap (and their values from the dense slab,
+/// which it zeroes) to cci/cv in increasing order: each thread takes a
+/// contiguous chunk of words, its lanes count and then scan them; part[]
+/// holds a count per thread.  Vector ranges start at 0 (Kokkos 4.6's CUDA
+/// vector scan ignores a range's start).
+template <class Member, class O, class S>
+KOKKOS_INLINE_FUNCTION void spgemm_bitmap_extract(const Member& member, const std::uint32_t* bits,
+                                                  std::uint32_t words, S* vals, O* cci, S* cv,
+                                                  long long* part) {
+  const int T = member.team_size();
+  const std::uint32_t chunk = (words + T - 1) / T;
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, T), [&](const int t) {
+    const std::uint32_t w0 = t * chunk, w1 = w0 + chunk < words ? w0 + chunk : words;
+    const int len = w0 < w1 ? static_cast<int>(w1 - w0) : 0;
+    long long k = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(member, len),
+        [&](const int q, long long& sum) { sum += spgemm_popcount(bits[w0 + q]); }, k);
+    Kokkos::single(Kokkos::PerThread(member), [&]() { part[t] = k; });
+  });
+  member.team_barrier();
+  Kokkos::single(Kokkos::PerTeam(member), [&]() {
+    long long sum = 0;
+    for (int t = 0; t < T; ++t) {
+      const long long k = part[t];
+      part[t] = sum;
+      sum += k;
     }
   });
-  g.barrier();
-  if (!sorted || n < 2) return;
-  g.for_each(n, [&](const std::uint32_t s) {
-    keys[s] = cci[s];
-    vals[s] = cv[s];
-  });
-  g.barrier();
-  group_bitonic_sort(g, keys, vals, n);
-  g.for_each(n, [&](const std::uint32_t s) {
-    cci[s] = keys[s];
-    cv[s] = vals[s];
+  member.team_barrier();
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, T), [&](const int t) {
+    const std::uint32_t w0 = t * chunk, w1 = w0 + chunk < words ? w0 + chunk : words;
+    const int len = w0 < w1 ? static_cast<int>(w1 - w0) : 0;
+    const long long base = part[t];
+    Kokkos::parallel_scan(Kokkos::ThreadVectorRange(member, len),
+                          [&](const int q, long long& pos, const bool final) {
+                            std::uint32_t x = bits[w0 + q];
+                            if (final) {
+                              long long p = base + pos;
+                              while (x) {
+                                const int b = spgemm_popcount((x & (0u - x)) - 1);
+                                const std::uint64_t c = std::uint64_t(w0 + q) * 32 + b;
+                                cci[p] = static_cast<O>(c);
+                                cv[p] = vals[c];
+                                vals[c] = S(0);
+                                ++p;
+                                x &= x - 1;
+                              }
+                            }
+                            pos += spgemm_popcount(bits[w0 + q]);
+                          });
   });
 }
 
 /// Writes the columns of a dense slab marked with `row` to cci/cv in
 /// increasing order (zeroing their values): each thread takes a contiguous
 /// chunk of columns, its lanes scan it; part[] holds a count per thread.
-/// Vector ranges start at 0 (Kokkos 4.6's CUDA vector scan ignores a range's
-/// start).
 template <class Member, class O, class S>
 KOKKOS_INLINE_FUNCTION void spgemm_ordered_extract(const Member& member, const O* keys, S* vals,
                                                    O row, std::uint64_t ncols, O* cci, S* cv,
@@ -389,52 +756,165 @@ KOKKOS_INLINE_FUNCTION void spgemm_ordered_extract(const Member& member, const O
 template <class ExecSpace, class V, class Perm>
 void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
                            const std::vector<SpgemmBin>& bins, std::uint64_t ncols,
-                           const SpgemmBinnedTuning& t, std::uint64_t slab_capacity, int num_slabs,
-                           bool slab_dense, bool sorted) {
+                           const SpgemmBinnedTuning& t, const SpgemmLongRowPlan& lp, bool sorted) {
   using O = typename decltype(v.cci)::non_const_value_type;
   using S = typename decltype(v.cv)::non_const_value_type;
+  using F = typename decltype(v.crm)::non_const_value_type;
   using Acc = HashAccumulator<O, S>;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using Dev = typename Perm::device_type;
+  using Scratch = LaneRowScratch<O, S, F>;
+  using Balanced = BalancedTeamGroup<Member, F>;
   const int V_ = t.vector_length;
   for (const SpgemmBin& bin : bins) {
     const std::int64_t begin = bin.begin, nr = bin.end - bin.begin;
-    if (bin.group == 0 || bin.group == 1) {
+    if (bin.group == 3) {
+      // One row per thread on interleaved tables (see symbolic): sum, compact
+      // in place, insertion-sort the few entries, write the row.
+      const std::uint32_t cap = 1u << bin.log2_capacity;
+      const int T = bin.team_size;
+      using Map = HashAccumulator<O, S, HashMask, LinearProbing, ExclusiveInsert>;
+      const std::size_t kbytes = Map::keys_bytes(std::size_t(cap) * T);
+      const std::size_t bytes = kbytes + std::size_t(cap) * T * sizeof(S);
+      Kokkos::parallel_for(
+          "spk::spgemm::numeric_threads",
+          Policy(space, (nr + T - 1) / T, T, 1)
+              .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes))),
+          KOKKOS_LAMBDA(const Member& member) {
+            char* base = static_cast<char*>(member.team_scratch(0).get_shmem(bytes));
+            const int tr = member.team_rank();
+            const std::int64_t r = std::int64_t(member.league_rank()) * T + tr;
+            if (r >= nr) return;
+            const std::int64_t i = perm(begin + r);
+            const Map h(reinterpret_cast<O*>(base) + tr, reinterpret_cast<S*>(base + kbytes) + tr,
+                        cap, static_cast<std::uint32_t>(T));
+            for (std::uint32_t q = 0; q < cap; ++q) h.clear(q);
+            for (auto ka = v.arm(i); ka < v.arm(i + 1); ++ka) {
+              const auto k = v.aci(ka);
+              const S a = v.av(ka);
+              for (auto kb = v.brm(k); kb < v.brm(k + 1); ++kb)
+                h.accumulate(v.bci(kb), a * v.bv(kb));
+            }
+            std::uint32_t n = 0;
+            for (std::uint32_t q = 0; q < cap; ++q) {
+              const O c = h.key(q);
+              if (c == Map::empty_key) continue;
+              const S x = h.value(q);
+              if (sorted) {
+                // Insertion into the sorted prefix [0, n) (n <= q: no overlap
+                // with the slots still to be read).
+                std::uint32_t p = n;
+                while (p > 0 && h.key(p - 1) > c) {
+                  h.key(p) = h.key(p - 1);
+                  h.value(p) = h.value(p - 1);
+                  --p;
+                }
+                h.key(p) = c;
+                h.value(p) = x;
+              } else {
+                h.key(n) = c;
+                h.value(n) = x;
+              }
+              ++n;
+            }
+            const auto start = v.crm(i);
+            for (std::uint32_t q = 0; q < n; ++q) {
+              v.cci(start + q) = h.key(q);
+              v.cv(start + q) = h.value(q);
+            }
+          });
+    } else if (bin.group == 0) {
+      const std::uint32_t cap = 1u << bin.log2_capacity;
+      const std::size_t bytes = Scratch::bytes(cap, V_, true);
+      const int T = bin.team_size;
+      Kokkos::parallel_for(
+          "spk::spgemm::numeric_lanes",
+          Policy(space, (nr + T - 1) / T, T, V_)
+              .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(T * bytes))),
+          KOKKOS_LAMBDA(const Member& member) {
+            char* base = static_cast<char*>(member.team_scratch(0).get_shmem(T * bytes));
+            const std::int64_t r = std::int64_t(member.league_rank()) * T + member.team_rank();
+            if (r >= nr) return;
+            O *keys, *kbuf;
+            S* vals;
+            F *b0, *b1;
+            int* counter;
+            Scratch::carve(base + member.team_rank() * bytes, cap, V_, true, keys, vals, kbuf, b0,
+                           b1, counter);
+            const StagedLaneGroup<Member, F> g{{member}, b0, b1, V_};
+            spgemm_numeric_row(g, v, perm(begin + r), keys, vals, kbuf, counter, cap, sorted);
+          });
+    } else if (bin.group == 1) {
+      // Table, key buffer, counter, the balanced group's list.
       const std::uint32_t cap = 1u << bin.log2_capacity;
       const std::size_t kbytes = Acc::keys_bytes(cap);
-      const std::size_t bytes = Acc::bytes(cap, true) + 8;  // + the compaction counter
-      const int T = bin.team_size;
-      const bool lanes = bin.group == 0;
-      const int rows_per_team = lanes ? T : 1;
+      const std::size_t tbytes = (Acc::bytes(cap, true) + 7) / 8 * 8;
+      const std::size_t bbytes = (cap * sizeof(O) + 7) / 8 * 8;
+      const int lc = Balanced::default_capacity;
+      const std::size_t bytes = tbytes + bbytes + 8 + Balanced::scratch_bytes(lc);
       Kokkos::parallel_for(
-          lanes ? "spk::spgemm::numeric_lanes" : "spk::spgemm::numeric_team",
-          Policy(space, (nr + rows_per_team - 1) / rows_per_team, T, V_)
-              .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(rows_per_team * bytes))),
+          "spk::spgemm::numeric_team",
+          Policy(space, nr, bin.team_size, V_)
+              .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes))),
           KOKKOS_LAMBDA(const Member& member) {
-            char* base =
-                static_cast<char*>(member.team_scratch(0).get_shmem(rows_per_team * bytes));
-            const int slot = lanes ? member.team_rank() : 0;
-            const std::int64_t r = std::int64_t(member.league_rank()) * rows_per_team + slot;
-            if (r >= nr) return;
-            char* mine = base + slot * bytes;
+            char* mine = static_cast<char*>(member.team_scratch(0).get_shmem(bytes));
             O* keys = reinterpret_cast<O*>(mine);
             S* vals = reinterpret_cast<S*>(mine + kbytes);
-            int* counter = reinterpret_cast<int*>(mine + bytes - 8);
-            const std::int64_t i = perm(begin + r);
-            if (lanes)
-              spgemm_numeric_row(LaneGroup<Member>{member}, v, i, keys, vals, counter, cap, sorted);
-            else
-              spgemm_numeric_row(TeamGroup<Member>{member}, v, i, keys, vals, counter, cap, sorted);
+            O* kbuf = reinterpret_cast<O*>(mine + tbytes);
+            int* counter = reinterpret_cast<int*>(mine + tbytes + bbytes);
+            spgemm_numeric_row(Balanced::carve(member, mine + tbytes + bbytes + 8, lc), v,
+                               perm(begin + member.league_rank()), keys, vals, kbuf, counter, cap,
+                               sorted);
+          });
+    } else if (lp.kind == SpgemmLongRows::Bitmap) {
+      // Bitmap in scratch says which columns the row has, a dense slab of
+      // B's width per team in global memory holds their sums; the row comes
+      // out sorted from the bitmap (also when sorting was not asked for).
+      const int L = static_cast<int>(std::min<std::int64_t>(lp.num_slabs, nr));
+      const std::uint64_t n = ncols;
+      Kokkos::View<S*, Dev> slab_vals("spk::spgemm::slab_values", L * n);
+      const std::uint32_t words = static_cast<std::uint32_t>((ncols + 31) / 32);
+      const std::size_t bytes = words * sizeof(std::uint32_t);
+      const int T = bin.team_size;
+      const std::size_t part_bytes = sizeof(long long) * T;
+      const int lc = Balanced::default_capacity;
+      const std::size_t lbytes = Balanced::scratch_bytes(lc);
+      Kokkos::parallel_for(
+          "spk::spgemm::numeric_bitmap",
+          Policy(space, L, T, V_)
+              .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes + part_bytes + lbytes))),
+          KOKKOS_LAMBDA(const Member& member) {
+            char* base =
+                static_cast<char*>(member.team_scratch(0).get_shmem(bytes + part_bytes + lbytes));
+            long long* part = reinterpret_cast<long long*>(base);
+            const auto g = Balanced::carve(member, base + part_bytes, lc);
+            auto* bits = reinterpret_cast<std::uint32_t*>(base + part_bytes + lbytes);
+            S* vals = slab_vals.data() + member.league_rank() * n;
+            for (std::int64_t r = member.league_rank(); r < nr; r += L) {
+              const std::int64_t i = perm(begin + r);
+              g.for_each(words, [&](const std::uint32_t w) { bits[w] = 0; });
+              g.barrier();
+              g.for_products(i, v.arm, v.aci, v.brm, [&](const auto ka, const auto kb) {
+                const auto c = static_cast<std::uint64_t>(v.bci(kb));
+                Kokkos::atomic_add(&vals[c], v.av(ka) * v.bv(kb));
+                Kokkos::atomic_or(&bits[c >> 5], std::uint32_t(1) << (c & 31));
+              });
+              g.barrier();
+              const auto start = v.crm(i);
+              spgemm_bitmap_extract(member, bits, words, vals, v.cci.data() + start,
+                                    v.cv.data() + start, part);
+              g.barrier();
+            }
           });
     } else {
-      const int L = static_cast<int>(std::min<std::int64_t>(num_slabs, nr));
+      const int L = static_cast<int>(std::min<std::int64_t>(lp.num_slabs, nr));
+      const std::uint64_t sc = lp.slab_capacity;
       Kokkos::View<O*, Dev> slab_keys(
-          Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::slab_keys"), L * slab_capacity);
-      Kokkos::View<S*, Dev> slab_vals("spk::spgemm::slab_values", L * slab_capacity);
+          Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::slab_keys"), L * sc);
+      Kokkos::View<S*, Dev> slab_vals("spk::spgemm::slab_values", L * sc);
       Kokkos::deep_copy(space, slab_keys, Acc::empty_key);
-      const std::uint64_t sc = slab_capacity;
-      const bool dense = slab_dense;
+      const bool dense = lp.kind == SpgemmLongRows::DenseMarker;
       Kokkos::parallel_for(
           "spk::spgemm::numeric_global",
           Policy(space, L, bin.team_size, V_)
@@ -487,8 +967,8 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
                 Kokkos::parallel_reduce(
                     Kokkos::TeamThreadRange(member, v.arm(i), v.arm(i + 1)),
                     [&](const auto ka, std::uint64_t& sum) {
-                      const auto k = v.aci(ka);
-                      sum += static_cast<std::uint64_t>(v.brm(k + 1) - v.brm(k));
+                      const auto kk = v.aci(ka);
+                      sum += static_cast<std::uint64_t>(v.brm(kk + 1) - v.brm(kk));
                     },
                     p);
                 const std::uint32_t cap =

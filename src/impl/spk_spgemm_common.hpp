@@ -155,17 +155,18 @@ KOKKOS_INLINE_FUNCTION void group_bitonic_sort(const Group& g, Key* keys, Value*
       }
     }
   };
-  for (std::uint32_t k = 2; k <= N; k <<= 1) {
-    const std::uint32_t half = k >> 1;
+  // Sizes are powers of two: shifts and masks, not divisions, pick the pairs.
+  for (std::uint32_t lk = 1; (1u << lk) <= N; ++lk) {
+    const std::uint32_t k = 1u << lk, lh = lk - 1, half = k >> 1;
     g.for_each(N / 2, [&](const std::uint32_t t) {
-      const std::uint32_t block = t / half, off = t % half;
-      cmpswap(block * k + off, block * k + k - 1 - off);
+      const std::uint32_t base = (t >> lh) << lk, off = t & (half - 1);
+      cmpswap(base + off, base + k - 1 - off);
     });
     g.barrier();
-    for (std::uint32_t h = half >> 1; h >= 1; h >>= 1) {
+    for (std::uint32_t l = lh; l-- > 0;) {
+      const std::uint32_t h = 1u << l;
       g.for_each(N / 2, [&](const std::uint32_t t) {
-        const std::uint32_t block = t / h, off = t % h;
-        const std::uint32_t i = block * 2 * h + off;
+        const std::uint32_t i = ((t >> l) << (l + 1)) + (t & (h - 1));
         cmpswap(i, i + h);
       });
       g.barrier();
