@@ -21,6 +21,7 @@
 #include <spk_error.hpp>
 #include <spk_spmv_plan.hpp>
 #include <type_traits>
+#include <vector>
 
 namespace spk {
 namespace Impl {
@@ -121,7 +122,23 @@ void spmv_csr_shaped(const ExecSpace& space, Plan* plan, const SpmvOptions& opt,
       return;
     }
   }
-  spmv_csr_launch(space, spmv_choose(space, opt, cheap, false), d, nnz, CR(), CV(), CR());
+  SpmvLaunch L = spmv_choose(space, opt, cheap, false);
+  if constexpr (is_host_space_v<ExecSpace>) {
+    if (opt.algorithm == SpmvAlgorithm::automatic) {
+      // No statistics, but the row blocks cost a few binary searches here:
+      // take them when they are balanced (as SpmvPlan does).
+      std::vector<typename Cols::non_const_value_type> blocks(L.row_blocks + 1);
+      const CR starts(blocks.data(), blocks.size());
+      space.fence();
+      if (spmv_host_row_blocks(rm, num_rows, nnz, L.row_blocks, starts) <=
+          spmv_host_block_imbalance_max) {
+        L.algorithm = SpmvAlgorithm::scalar;
+        spmv_csr_launch(space, L, d, nnz, CR(), CV(), starts);
+        return;
+      }
+    }
+  }
+  spmv_csr_launch(space, L, d, nnz, CR(), CV(), CR());
 }
 
 }  // namespace Impl

@@ -74,6 +74,8 @@ struct SpmvLaunch {
   long long merge_path_items = 0;  ///< merge_path: items per segment (host: per thread,
                                    ///< GPU: per team tile)
   long long num_segments = 0;      ///< merge_path segments
+  long long row_blocks = 0;        ///< scalar on host spaces: contiguous row blocks, one
+                                   ///< per thread
 };
 
 namespace Impl {
@@ -90,6 +92,18 @@ inline bool spmv_is_skewed(const SpmvRowStats& s) {
   return s.max_length > 64 && s.max_length > 16 * std::max(s.mean, 1.0);
 }
 
+/// Host scalar: most rows + nonzeros one row block may hold over the mean
+/// share before automatic prefers merge_path (whose split needs carries).
+inline constexpr double spmv_host_block_imbalance_max = 1.125;
+
+/// Whether contiguous row blocks of about (rows + nnz) / blocks items each are
+/// balanced enough by the statistics alone: a block overshoots its share by
+/// at most one row, so a longest row of an eighth of a share is enough.
+inline bool spmv_host_rows_balance(const SpmvRowStats& s, long long blocks) {
+  const double share = double(s.num_rows + s.nnz) / double(std::max(1LL, blocks));
+  return double(s.max_length + 1) <= (spmv_host_block_imbalance_max - 1.0) * share;
+}
+
 /// Resolves options + statistics (have_stats: max/stddev known, not only the
 /// mean) into a launch for ExecSpace.  The GPU rules come from the H100 sweep
 /// in docs/spmv.md.
@@ -101,9 +115,13 @@ SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const Spm
   L.algorithm = opt.algorithm;
   if (L.algorithm == SpmvAlgorithm::automatic) {
     if (host) {
-      // Equal shares of rows + nonzeros per core: balanced on any row-length
-      // distribution, and as cheap as the row loop.
-      L.algorithm = SpmvAlgorithm::merge_path;
+      // One block of whole rows per thread, cut at equal shares of rows +
+      // nonzeros, in a plain loop (no carries); merge_path only when a row is
+      // a large part of a share.  SpmvPlan and the plan-less host path refine
+      // this with the real blocks (spmv_host_row_blocks).
+      L.algorithm = have_stats && spmv_host_rows_balance(s, concurrency(space))
+                        ? SpmvAlgorithm::scalar
+                        : SpmvAlgorithm::merge_path;
     } else if (have_stats && spmv_is_skewed(s)) {
       // Rows up to a few hundred entries: a warp per row is enough; longer
       // ones need the balanced split.
@@ -145,6 +163,7 @@ SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const Spm
     L.merge_path_items = per_thread * L.team_size;
   }
   L.num_segments = items == 0 ? 0 : (items + L.merge_path_items - 1) / L.merge_path_items;
+  if (host) L.row_blocks = std::max(1, concurrency(space));
   return L;
 }
 
@@ -164,6 +183,38 @@ KOKKOS_INLINE_FUNCTION long long merge_path_search(const RowMap& row_map, long l
       hi = mid;
   }
   return lo;
+}
+
+/// Host scalar: the first row of block t of `blocks`, the row in which the
+/// merge path's diagonal t·(rows + nnz) / blocks lies (rows are never split).
+template <class RowMap>
+KOKKOS_INLINE_FUNCTION long long spmv_row_block_start(const RowMap& row_map, long long num_rows,
+                                                      long long nnz, long long t,
+                                                      long long blocks) {
+  const long long total = num_rows + nnz;
+  // t·total / blocks without overflow.
+  const long long diag = t >= blocks ? total : t * (total / blocks) + t * (total % blocks) / blocks;
+  return merge_path_search(row_map, num_rows, nnz, diag);
+}
+
+/// Fills starts(0..blocks) with the row blocks' first rows (host-accessible
+/// row_map) and returns the largest block's rows + nonzeros over the mean
+/// share (1 = perfectly balanced).
+template <class RowMap, class Starts>
+double spmv_host_row_blocks(const RowMap& row_map, long long num_rows, long long nnz,
+                            long long blocks, const Starts& starts) {
+  double worst = 0;
+  for (long long t = 0; t <= blocks; ++t) {
+    starts(t) = static_cast<typename Starts::non_const_value_type>(
+        spmv_row_block_start(row_map, num_rows, nnz, t, blocks));
+    if (t > 0) {
+      const long long r0 = starts(t - 1), r1 = starts(t);
+      const double work = double(r1 - r0) + double(row_map(r1) - row_map(r0));
+      worst = std::max(worst, work);
+    }
+  }
+  const double total = double(num_rows + nnz);
+  return total > 0 ? worst * double(blocks) / total : 1.0;
 }
 
 /// Statistics needing only the sizes (no kernel, no synchronisation).
@@ -248,6 +299,25 @@ class SpmvPlan {
     stats_ = Impl::spmv_row_stats(space, A);
     launch_ = Impl::spmv_choose(space, options, stats_, true);
     segment_rows_ = {};
+    if constexpr (Impl::is_host_space_v<ExecSpace>) {
+      // Host scalar: the row blocks, once; automatic takes them when no
+      // block is more than spmv_host_block_imbalance_max of its share.
+      if ((options.algorithm == SpmvAlgorithm::automatic ||
+           options.algorithm == SpmvAlgorithm::scalar) &&
+          A.num_rows() > 0) {
+        space.fence();
+        Kokkos::View<ordinal_type*, memory_space> blocks(
+            Kokkos::ViewAllocateWithoutInitializing("spk::SpmvPlan.row_blocks"),
+            launch_.row_blocks + 1);
+        const double imbalance = Impl::spmv_host_row_blocks(A.row_map(), A.num_rows(), A.nnz(),
+                                                            launch_.row_blocks, blocks);
+        if (options.algorithm == SpmvAlgorithm::automatic)
+          launch_.algorithm = imbalance <= Impl::spmv_host_block_imbalance_max
+                                  ? SpmvAlgorithm::scalar
+                                  : SpmvAlgorithm::merge_path;
+        if (launch_.algorithm == SpmvAlgorithm::scalar) segment_rows_ = blocks;
+      }
+    }
     if (launch_.algorithm == SpmvAlgorithm::merge_path && launch_.num_segments > 0) {
       // Where each merge-path segment starts, once: the kernel then reads two
       // numbers instead of running two binary searches per thread.
@@ -285,7 +355,8 @@ class SpmvPlan {
   /// Merge-path carry scratch for num_vecs right-hand sides (allocated on
   /// first use, then reused).
   Kokkos::View<ordinal_type*, memory_space> carry_rows() { return carry_rows_; }
-  /// merge_path: the row at which each segment starts (num_segments + 1).
+  /// merge_path: the row at which each segment starts (num_segments + 1);
+  /// scalar on host spaces: the first row of each row block (row_blocks + 1).
   Kokkos::View<ordinal_type*, memory_space> segment_rows() const { return segment_rows_; }
   Kokkos::View<scalar_type**, Kokkos::LayoutLeft, memory_space> carry_values(size_t num_vecs) {
     const size_t segs = static_cast<size_t>(launch_.num_segments);

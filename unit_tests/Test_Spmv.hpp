@@ -328,14 +328,17 @@ TEST(TEST_CATEGORY, spmv_plan) {
   using namespace spmv_test;
   Exec space;
   auto skewed =
-      spk::create_mirror_view_and_copy(space, random_matrix(4000, 4000, 8000, 13, 5, 30000));
+      spk::create_mirror_view_and_copy(space, random_matrix(4000, 40000, 8000, 13, 5, 30000));
   auto stencil = spk::create_mirror_view_and_copy(space, spk::poisson3d<double, int, int>(16));
   spk::SpmvPlan plan(space, skewed);
   EXPECT_TRUE(plan.matches(skewed));
   EXPECT_FALSE(plan.matches(stencil));
   EXPECT_GE(plan.stats().max_length, 3000);
   EXPECT_GT(plan.stats().empty_rows, 0);
-  EXPECT_EQ(plan.algorithm(), spk::SpmvAlgorithm::merge_path);  // skewed: balanced split
+  // Skewed: the balanced split; one host thread has nothing to balance.
+  const bool one_thread = spk::Impl::is_host_space_v<Exec> && spk::Impl::concurrency(space) == 1;
+  EXPECT_EQ(plan.algorithm(),
+            one_thread ? spk::SpmvAlgorithm::scalar : spk::SpmvAlgorithm::merge_path);
   EXPECT_NE(plan.algorithm(), spk::SpmvAlgorithm::automatic);
   // Handed another matrix, the plan recomputes itself.
   Kokkos::View<double*, typename Exec::memory_space> x("x", stencil.num_cols()),
@@ -351,6 +354,101 @@ TEST(TEST_CATEGORY, spmv_plan) {
   // Row sums of the 7-point Laplacian: 6 minus the neighbours present.
   const int n = 16;
   EXPECT_DOUBLE_EQ(sum, 6.0 * n * n * n - 6.0 * n * n * (n - 1));
+}
+
+// Host scalar: whole-row blocks cut at equal shares of rows + nonzeros, with
+// any number of blocks (more blocks than rows too), starts from the plan or
+// searched per block, rank-1 (pointer loop), strided and rank-2 (View loop),
+// β = 0 (y poisoned) and β ≠ 0.
+TEST(TEST_CATEGORY, spmv_host_row_blocks) {
+  using namespace spmv_test;
+  if constexpr (spk::Impl::is_host_space_v<Exec>) {
+    using MS = typename Exec::memory_space;
+    using Starts = Kokkos::View<int*, MS>;
+    Exec space;
+    const std::vector<std::pair<HostCsr, std::string>> mats = {
+        {random_matrix(3000, 2500, 20000, 21), "random, empty rows"},
+        {random_matrix(3000, 50000, 6000, 22, 1700, 40000), "one very long row"},
+        {random_matrix(400, 3000, 500, 23, 0, 2999), "long first row"},
+        {random_matrix(3, 5, 6, 24), "3 rows"}};
+    for (const auto& [hA, what] : mats) {
+      auto A = spk::create_mirror_view_and_copy(space, hA);
+      const long long m = A.num_rows(), n = A.num_cols(), nnz = A.nnz();
+      for (long long blocks : {1, 2, 3, 7, 64}) {
+        // The blocks tile the rows in order, whole rows only.
+        Starts starts("starts", blocks + 1);
+        const double imbalance =
+            spk::Impl::spmv_host_row_blocks(A.row_map(), m, nnz, blocks, starts);
+        EXPECT_EQ(starts(0), 0);
+        EXPECT_EQ(starts(blocks), m);
+        for (long long t = 0; t < blocks; ++t) EXPECT_LE(starts(t), starts(t + 1)) << what;
+        EXPECT_GE(imbalance, 1.0 - 1e-12) << what;
+        for (bool precomputed : {false, true})
+          for (int shape : {0, 1, 2}) {  // rank-1, strided rank-1, rank-2 (3 columns)
+            for (double beta : {0.0, -0.75}) {
+              const size_t cols = shape == 2 ? 3 : 1;
+              HostMulti hx("hx", n, cols), y0("y0", m, cols), ref("ref", m, cols),
+                  hy("hy", m, cols);
+              fill_random(hx, 1000 + blocks);
+              fill_random(y0, 2000 + blocks);
+              if (beta == 0) spk_test::poison(y0);
+              Kokkos::deep_copy(ref, y0);
+              spk::reference::spmv(1.25, hA, hx, beta, ref);
+              spk::SpmvLaunch L;
+              L.algorithm = spk::SpmvAlgorithm::scalar;
+              L.row_blocks = blocks;
+              const Starts given = precomputed ? starts : Starts();
+              using CV = Kokkos::View<double**, Kokkos::LayoutLeft, MS>;
+              auto launch = [&](const auto& x, const auto& y) {
+                auto d =
+                    spk::Impl::spmv_data(A.row_map(), A.col_idx(), A.values(), x, y, 1.25, beta, m);
+                spk::Impl::spmv_csr_launch(space, L, d, nnz, Starts(), CV(), given);
+                space.fence();
+              };
+              if (shape == 0) {
+                Kokkos::View<double*, MS> x("x", n), y("y", m);
+                Kokkos::deep_copy(x, Kokkos::subview(hx, Kokkos::ALL, 0));
+                Kokkos::deep_copy(y, Kokkos::subview(y0, Kokkos::ALL, 0));
+                launch(x, y);
+                Kokkos::deep_copy(Kokkos::subview(hy, Kokkos::ALL, 0), y);
+              } else if (shape == 1) {
+                // Row 1 of LayoutRight 2 × n / 2 × m Views: stride 2.
+                Kokkos::View<double**, Kokkos::LayoutRight, MS> x2("x2", 2, n), y2("y2", 2, m);
+                auto x = Kokkos::subview(x2, 1, Kokkos::ALL);
+                auto y = Kokkos::subview(y2, 1, Kokkos::ALL);
+                spk_test::poison(y2);
+                Kokkos::deep_copy(x, Kokkos::subview(hx, Kokkos::ALL, 0));
+                Kokkos::deep_copy(y, Kokkos::subview(y0, Kokkos::ALL, 0));
+                launch(x, y);
+                Kokkos::deep_copy(Kokkos::subview(hy, Kokkos::ALL, 0), y);
+                // Row 0 is untouched.
+                auto h2 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y2);
+                for (long long i = 0; i < m; ++i) EXPECT_TRUE(std::isnan(h2(0, i))) << what;
+              } else {
+                CV x("x", n, cols), y("y", m, cols);
+                Kokkos::deep_copy(x, hx);
+                Kokkos::deep_copy(y, y0);
+                launch(x, y);
+                Kokkos::deep_copy(hy, y);
+              }
+              expect_close(hA, spk::Mode::normal, 1.25, hx, beta, y0, hy, ref,
+                           what + " [blocks " + std::to_string(blocks) +
+                               (precomputed ? ", plan starts" : ", searched") + ", shape " +
+                               std::to_string(shape) + ", beta " + std::to_string(beta) + "]");
+            }
+          }
+      }
+    }
+    // automatic takes the row blocks on regular rows and merge_path when one
+    // row is a large part of a thread's share.
+    auto stencil = spk::create_mirror_view_and_copy(space, spk::poisson2d<double, int, int>(50));
+    EXPECT_EQ(spk::SpmvPlan(space, stencil).algorithm(), spk::SpmvAlgorithm::scalar);
+    if (spk::Impl::concurrency(space) > 1) {
+      auto skewed = spk::create_mirror_view_and_copy(
+          space, random_matrix(3000, 50000, 6000, 22, 1700, 40000));
+      EXPECT_EQ(spk::SpmvPlan(space, skewed).algorithm(), spk::SpmvAlgorithm::merge_path);
+    }
+  }
 }
 
 TEST(TEST_CATEGORY, spmv_bad_input) {
