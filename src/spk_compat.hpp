@@ -5,6 +5,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <spk_config.hpp>
+#include <vector>
 
 #if defined(KOKKOS_VERSION) && KOKKOS_VERSION >= 40000
 #define SPK_KOKKOS_4 1
@@ -37,6 +38,18 @@ inline constexpr bool is_accessible_v = Kokkos::SpaceAccessibility<ExecSpace, Me
 template <class ExecSpace>
 inline constexpr bool is_host_space_v =
     Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+
+/// n execution space instances whose work may overlap: separate CUDA
+/// streams with Kokkos 4 on devices, the given instance n times otherwise
+/// (Kokkos 3.4 has no partition_space; on hosts it would split the threads).
+template <class ExecSpace>
+std::vector<ExecSpace> concurrent_instances(const ExecSpace& space, int n) {
+#if SPK_KOKKOS_4
+  if constexpr (!is_host_space_v<ExecSpace>)
+    if (n > 1) return Kokkos::Experimental::partition_space(space, std::vector<int>(n, 1));
+#endif
+  return std::vector<ExecSpace>(n > 0 ? n : 1, space);
+}
 
 /// Short lowercase name used in test names, JSON and the command line.
 template <class ExecSpace>

@@ -277,13 +277,18 @@ std::vector<SpgemmBin> spgemm_bin_rows(const ExecSpace& space, std::int64_t m,
   if (at == 0) return bins;
   SPK_REQUIRE(m < (std::int64_t(1) << 32), Overflow,
               "spk::spgemm: BinnedHash handles at most 2^32 - 1 rows, A has ", m);
+  // The scan runs over chunks of rows (its value is large: fewer elements).
+  constexpr std::int64_t chunk = 16;
   Kokkos::parallel_scan(
-      "spk::spgemm::group_rows", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
-      KOKKOS_LAMBDA(const std::int64_t i, SpgemmBinCursor& cursor, const bool final) {
-        const int b = bin_of(products(i));
-        if (b < 0) return;
-        if (final) perm(offsets.at[b] + static_cast<std::int64_t>(cursor.c[b])) = i;
-        cursor.c[b] += 1;
+      "spk::spgemm::group_rows", Kokkos::RangePolicy<ExecSpace>(space, 0, (m + chunk - 1) / chunk),
+      KOKKOS_LAMBDA(const std::int64_t q, SpgemmBinCursor& cursor, const bool final) {
+        const std::int64_t r1 = (q + 1) * chunk < m ? (q + 1) * chunk : m;
+        for (std::int64_t i = q * chunk; i < r1; ++i) {
+          const int b = bin_of(products(i));
+          if (b < 0) continue;
+          if (final) perm(offsets.at[b] + static_cast<std::int64_t>(cursor.c[b])) = i;
+          cursor.c[b] += 1;
+        }
       });
   return bins;
 }
@@ -472,7 +477,13 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
   using Scratch = LaneRowScratch<O, S, F>;
   using Balanced = BalancedTeamGroup<Member, F>;
   const int V_ = t.vector_length;
+  // Bins are independent: their kernels may overlap on separate streams
+  // (small bins alone would leave most of a GPU idle).
+  space.fence();
+  const auto spaces = concurrent_instances(space, std::min<int>(4, static_cast<int>(bins.size())));
+  int launched = 0;
   for (const SpgemmBin& bin : bins) {
+    const ExecSpace& sp = spaces[launched++ % spaces.size()];
     const std::int64_t begin = bin.begin, nr = bin.end - bin.begin;
     if (bin.group == 3 || (bin.group == 0 && bin.log2_capacity <= t.max_thread_log2_sym)) {
       // One row per thread, tables interleaved (slot s of thread t at
@@ -482,7 +493,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
       using Set = HashAccumulator<O, int, HashMask, LinearProbing, ExclusiveInsert>;
       Kokkos::parallel_for(
           "spk::spgemm::symbolic_threads",
-          Policy(space, (nr + T - 1) / T, T, 1)
+          Policy(sp, (nr + T - 1) / T, T, 1)
               .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(T * cap * sizeof(O)))),
           KOKKOS_LAMBDA(const Member& member) {
             O* base = static_cast<O*>(member.team_scratch(0).get_shmem(T * cap * sizeof(O)));
@@ -510,7 +521,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
       const int T = spgemm_lane_rows(t, bytes);
       Kokkos::parallel_for(
           "spk::spgemm::symbolic_lanes",
-          Policy(space, (nr + T - 1) / T, T, V_)
+          Policy(sp, (nr + T - 1) / T, T, V_)
               .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(T * bytes))),
           KOKKOS_LAMBDA(const Member& member) {
             char* base = static_cast<char*>(member.team_scratch(0).get_shmem(T * bytes));
@@ -532,7 +543,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
       const std::size_t bytes = kbytes + Balanced::scratch_bytes(lc);
       Kokkos::parallel_for(
           "spk::spgemm::symbolic_team",
-          Policy(space, nr, bin.team_size, V_)
+          Policy(sp, nr, bin.team_size, V_)
               .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes))),
           KOKKOS_LAMBDA(const Member& member) {
             char* base = static_cast<char*>(member.team_scratch(0).get_shmem(bytes));
@@ -547,7 +558,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
       const std::size_t bytes = lbytes + words * sizeof(std::uint32_t);
       Kokkos::parallel_for(
           "spk::spgemm::symbolic_bitmap",
-          Policy(space, nr, bin.team_size, V_)
+          Policy(sp, nr, bin.team_size, V_)
               .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes))),
           KOKKOS_LAMBDA(const Member& member) {
             char* base = static_cast<char*>(member.team_scratch(0).get_shmem(bytes));
@@ -560,11 +571,11 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
       const int L = static_cast<int>(std::min<std::int64_t>(lp.num_slabs, nr));
       Kokkos::View<O*, Dev> slab(Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::slab_keys"),
                                  L * lp.slab_capacity);
-      Kokkos::deep_copy(space, slab, Acc::empty_key);  // also "no row" for dense markers
+      Kokkos::deep_copy(sp, slab, Acc::empty_key);  // also "no row" for dense markers
       const std::uint64_t sc = lp.slab_capacity;
       const bool dense = lp.kind == SpgemmLongRows::DenseMarker;
       Kokkos::parallel_for(
-          "spk::spgemm::symbolic_global", Policy(space, L, bin.team_size, V_),
+          "spk::spgemm::symbolic_global", Policy(sp, L, bin.team_size, V_),
           KOKKOS_LAMBDA(const Member& member) {
             O* keys = slab.data() + member.league_rank() * sc;
             const TeamGroup<Member> g{member};
@@ -616,6 +627,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
           });
     }
   }
+  for (const auto& x : spaces) x.fence();
 }
 
 // ---- numeric ----------------------------------------------------------------
@@ -767,7 +779,13 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
   using Scratch = LaneRowScratch<O, S, F>;
   using Balanced = BalancedTeamGroup<Member, F>;
   const int V_ = t.vector_length;
+  // Bins are independent: their kernels may overlap on separate streams
+  // (small bins alone would leave most of a GPU idle).
+  space.fence();
+  const auto spaces = concurrent_instances(space, std::min<int>(4, static_cast<int>(bins.size())));
+  int launched = 0;
   for (const SpgemmBin& bin : bins) {
+    const ExecSpace& sp = spaces[launched++ % spaces.size()];
     const std::int64_t begin = bin.begin, nr = bin.end - bin.begin;
     if (bin.group == 3) {
       // One row per thread on interleaved tables (see symbolic): sum, compact
@@ -779,7 +797,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
       const std::size_t bytes = kbytes + std::size_t(cap) * T * sizeof(S);
       Kokkos::parallel_for(
           "spk::spgemm::numeric_threads",
-          Policy(space, (nr + T - 1) / T, T, 1)
+          Policy(sp, (nr + T - 1) / T, T, 1)
               .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes))),
           KOKKOS_LAMBDA(const Member& member) {
             char* base = static_cast<char*>(member.team_scratch(0).get_shmem(bytes));
@@ -830,7 +848,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
       const int T = bin.team_size;
       Kokkos::parallel_for(
           "spk::spgemm::numeric_lanes",
-          Policy(space, (nr + T - 1) / T, T, V_)
+          Policy(sp, (nr + T - 1) / T, T, V_)
               .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(T * bytes))),
           KOKKOS_LAMBDA(const Member& member) {
             char* base = static_cast<char*>(member.team_scratch(0).get_shmem(T * bytes));
@@ -855,7 +873,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
       const std::size_t bytes = tbytes + bbytes + 8 + Balanced::scratch_bytes(lc);
       Kokkos::parallel_for(
           "spk::spgemm::numeric_team",
-          Policy(space, nr, bin.team_size, V_)
+          Policy(sp, nr, bin.team_size, V_)
               .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes))),
           KOKKOS_LAMBDA(const Member& member) {
             char* mine = static_cast<char*>(member.team_scratch(0).get_shmem(bytes));
@@ -882,7 +900,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
       const std::size_t lbytes = Balanced::scratch_bytes(lc);
       Kokkos::parallel_for(
           "spk::spgemm::numeric_bitmap",
-          Policy(space, L, T, V_)
+          Policy(sp, L, T, V_)
               .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes + part_bytes + lbytes))),
           KOKKOS_LAMBDA(const Member& member) {
             char* base =
@@ -913,11 +931,11 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
       Kokkos::View<O*, Dev> slab_keys(
           Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::slab_keys"), L * sc);
       Kokkos::View<S*, Dev> slab_vals("spk::spgemm::slab_values", L * sc);
-      Kokkos::deep_copy(space, slab_keys, Acc::empty_key);
+      Kokkos::deep_copy(sp, slab_keys, Acc::empty_key);
       const bool dense = lp.kind == SpgemmLongRows::DenseMarker;
       Kokkos::parallel_for(
           "spk::spgemm::numeric_global",
-          Policy(space, L, bin.team_size, V_)
+          Policy(sp, L, bin.team_size, V_)
               .set_scratch_size(
                   0, Kokkos::PerTeam(static_cast<int>(sizeof(long long) * (1 + bin.team_size)))),
           KOKKOS_LAMBDA(const Member& member) {
@@ -993,6 +1011,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
           });
     }
   }
+  for (const auto& x : spaces) x.fence();
 }
 
 }  // namespace spk::Impl
