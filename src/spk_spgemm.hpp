@@ -88,7 +88,10 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
   Impl::SpgemmPhaseTimer<ExecSpace, Handle> mark(space, handle);
   if (opt.validate_inputs) {
     validate(space, A);
-    validate(space, B);
+    // B is often A itself (C = A·A): one check is enough.
+    if (B.row_map().data() != A.row_map().data() || B.col_idx().data() != A.col_idx().data() ||
+        B.num_rows() != A.num_rows() || B.num_cols() != A.num_cols())
+      validate(space, B);
     mark("symbolic.validate");
   }
   const std::int64_t m = A.num_rows();
@@ -120,14 +123,21 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
   if (total > 0) {
     if constexpr (Impl::is_host_space_v<ExecSpace>) {
       if (algo == SpgemmAlgorithm::ThreadDense) {
-        const auto tp = Impl::spgemm_thread_plan<ExecSpace, O, S>(
-            space, ncols, max_row,
-            opt.slab_budget_bytes ? opt.slab_budget_bytes : std::size_t(512) << 20);
-        plan.slab_dense = tp.dense;
-        plan.slab_capacity = tp.slab_capacity;
-        plan.num_slabs = tp.num_slabs;
-        slab_bytes = tp.num_slabs * tp.slab_capacity * (sizeof(O) + sizeof(S));
-        Impl::spgemm_thread_symbolic(space, v, m, ncols, counts, tp);
+        auto hp = Impl::spgemm_host_plan<ExecSpace, O, S>(
+            space, m, ncols, products, total, max_row,
+            opt.slab_budget_bytes ? opt.slab_budget_bytes : std::size_t(512) << 20, B.num_rows(),
+            B.row_map().data(), B.col_idx().data());
+        hp.max_row_nnz = Impl::spgemm_host_symbolic(space, v, ncols, products, counts, hp);
+        plan.slab_dense = hp.dense;
+        plan.slab_capacity = hp.hash_capacity;
+        plan.num_slabs = hp.num_threads;
+        plan.max_row_nnz = hp.max_row_nnz;
+        plan.host_blocks = std::move(hp.blocks);
+        plan.host_cb_row_map = hp.cb.row_map;
+        plan.host_cb_word = hp.cb.word;
+        plan.host_cb_mask = hp.cb.mask;
+        slab_bytes = hp.num_threads * (hp.dense ? ncols * sizeof(S) + (ncols + 63) / 64 * 8
+                                                : hp.hash_capacity * (sizeof(O) + sizeof(S)));
       }
     }
     if (algo == SpgemmAlgorithm::BinnedHash) {
@@ -246,11 +256,17 @@ void spgemm_numeric(const ExecSpace& space, const SpgemmHandle<O, F, HD>& handle
   Impl::SpgemmPhaseTimer<ExecSpace, SpgemmHandle<O, F, HD>> mark(space, handle);
   if constexpr (Impl::is_host_space_v<ExecSpace>) {
     if (handle.algorithm() == SpgemmAlgorithm::ThreadDense) {
-      Impl::SpgemmThreadPlan<ExecSpace> tp;
-      tp.dense = plan.slab_dense;
-      tp.slab_capacity = plan.slab_capacity;
-      tp.num_slabs = plan.num_slabs;
-      Impl::spgemm_thread_numeric(space, v, m, ncols, tp, sorted);
+      Impl::SpgemmHostPlan<F> hp;
+      hp.blocks = plan.host_blocks;
+      hp.cb.used = plan.host_cb_word.extent(0) > 0;
+      hp.cb.row_map = plan.host_cb_row_map;
+      hp.cb.word = plan.host_cb_word;
+      hp.cb.mask = plan.host_cb_mask;
+      hp.dense = plan.slab_dense;
+      hp.hash_capacity = plan.slab_capacity;
+      hp.num_threads = plan.num_slabs;
+      hp.max_row_nnz = plan.max_row_nnz;
+      Impl::spgemm_host_numeric(space, v, ncols, hp, sorted);
     }
   }
   if (handle.algorithm() == SpgemmAlgorithm::BinnedHash) {
