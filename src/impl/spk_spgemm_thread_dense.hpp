@@ -1,24 +1,26 @@
-// ThreadDense SpGEMM (host spaces): Gustavson's algorithm, one row at a time
-// per thread.  Rows are cut into blocks of about equal work (products plus a
-// per-row cost) that the threads take dynamically; each thread owns its
-// accumulators, allocated once per phase:
-//  - a bitset over B's columns (which columns the current row has touched);
-//  - dense values over B's columns (numeric);
-//  - a small hash table (keys + values) for rows of a wide B whose distinct
-//    columns are few, where the dense values would miss cache.
-// Symbolic counts a row's distinct columns with the bitset (branch-free) and
-// clears it by a memset when the bitset is small next to the row's products,
-// else by revisiting the row's columns.  Numeric writes a row either by
-// scanning the bitset (sorted for free; when the bitset is not much larger
-// than the row) or from the list of the row's new columns, sorted by
-// insertion sort (short rows) or std::sort.  When the dense accumulators do
-// not fit SpgemmOptions::slab_budget_bytes, every row goes through the hash
-// table (sized for the longest row).
+// ThreadDense SpGEMM (host spaces): Gustavson's algorithm, a row at a time per
+// thread.  Rows are cut into blocks of about equal work (products plus a
+// per-row cost) that the threads take dynamically.  Each thread owns, for
+// the whole phase, a bitset over B's columns, the list of the bitset words a
+// row touched, a summary bitset (one bit per word) and, in numeric, dense
+// values over B's columns (all-zero between rows: a row reads back and
+// resets only what it touched).
+//  - Symbolic counts a row's distinct columns with the bitset, branch-free.
+//    When B's rows compress well into (word, mask) pairs (banded, blocked and
+//    many graph matrices), it ORs whole masks and counts new bits with
+//    popcount.
+//  - Numeric adds the products into the dense values and marks the bitset
+//    (from the compressed pairs when B compresses); the row comes out sorted
+//    without a sort: its few touched words are insertion-sorted, or the
+//    summary is scanned (O(columns / 4096 + entries)).
+// When the dense accumulators do not fit SpgemmOptions::slab_budget_bytes,
+// every row uses a per-thread hash table instead (sized for the longest row;
+// columns sorted at the end).  A per-row hash table for wide B was measured
+// and lost to the dense values up to 490000 columns (random and Poisson).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <spk_error.hpp>
 #include <type_traits>
@@ -26,21 +28,15 @@
 
 namespace spk::Impl {
 
-// Tuning.  A row's bitset is scanned (rather than its columns sorted) when it
-// has at most host_scan_words_per_entry words per entry of the row.
-inline std::uint64_t host_env(const char* n, std::uint64_t d) {
-  const char* e = std::getenv(n);
-  return e ? std::strtoull(e, nullptr, 10) : d;
-}
-inline const std::uint64_t host_scan_words_per_entry = host_env("SPK_SCAN", 8);
-// Dense values beyond this many bytes per thread miss L2: rows with few
-// distinct columns then use the hash table.
-inline const std::uint64_t host_dense_values_bytes = host_env("SPK_DENSE_BYTES", 1 << 20);
-// Largest hash table (entries) of a row of a wide B; longer rows go dense.
-inline const std::uint64_t host_sort_words = host_env("SPK_SORT_WORDS", 16);
-inline const std::int64_t host_compress_pct = host_env("SPK_COMPRESS_PCT", 75);
-inline const std::int64_t host_prefetch = host_env("SPK_PREFETCH", 4);
-inline const std::uint64_t host_hash_max_entries = host_env("SPK_HASH_MAX", 1 << 12);
+// Tuning (measured on a shared 2-core Xeon, OpenMP, 1 and 2 threads).
+// Rows whose nonzero words of the bitset are at most this many sort them by
+// insertion; more go through the summary bitset.
+inline constexpr std::uint64_t host_sort_words = 16;
+// B is compressed when the (word, mask) pairs number at most this percentage
+// of its entries.
+inline constexpr std::uint64_t host_compress_pct = 75;
+// Prefetch distance, in entries of A, for B's rows (0: off).
+inline constexpr std::int64_t host_prefetch = 4;
 // Work of a row beyond its products, in products (row set-up, sort, write).
 inline constexpr std::uint64_t host_row_cost = 16;
 // Blocks per thread (dynamic scheduling over blocks absorbs the imbalance).
@@ -64,6 +60,15 @@ template <class T>
 inline std::uint64_t host_stride(std::uint64_t n) {
   const std::uint64_t per_line = 128 / sizeof(T);
   return n == 0 ? 0 : (n + per_line - 1) / per_line * per_line + per_line;
+}
+
+/// Per-thread "accumulator cleared" flags, all false (set on the host: no
+/// parallel dispatch for a few bytes).
+inline Kokkos::View<std::uint8_t*, Kokkos::HostSpace> host_flags(int n) {
+  Kokkos::View<std::uint8_t*, Kokkos::HostSpace> f(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_ready"), n);
+  for (int t = 0; t < n; ++t) f(t) = 0;
+  return f;
 }
 
 template <class T>
@@ -214,7 +219,7 @@ SpgemmHostPlan<F> spgemm_host_plan(const ExecSpace& space, std::int64_t m, std::
     p.blocks[b] = std::clamp(p.blocks[b], p.blocks[b - 1], m);
   }
   p.blocks[nb] = m;
-  if (p.dense && host_env("SPK_COMPRESS", 1)) p.cb = host_compress_b(space, k, brm, bci, ncols);
+  if (p.dense) p.cb = host_compress_b(space, k, brm, bci, ncols);
   return p;
 }
 
@@ -473,8 +478,9 @@ std::uint64_t spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint
   Kokkos::View<O*, Kokkos::HostSpace> keys(
       Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_keys"),
       p.num_threads * keys_stride);
-  Kokkos::View<std::uint64_t*, Kokkos::HostSpace> block_max("spk::spgemm::block_max", nb);
-  Kokkos::View<std::uint8_t*, Kokkos::HostSpace> ready("spk::spgemm::thread_ready", p.num_threads);
+  Kokkos::View<std::uint64_t*, Kokkos::HostSpace> block_max(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::block_max"), nb);
+  const auto ready = host_flags(p.num_threads);
   Kokkos::Experimental::UniqueToken<ExecSpace> token(space);
   const std::int64_t* blocks = p.blocks.data();
   const bool dense = p.dense;
@@ -544,12 +550,7 @@ void spgemm_host_numeric(const ExecSpace& space, const V& v, std::uint64_t ncols
   if (nb <= 0) return;
   const std::uint64_t nw = (ncols + 63) / 64;
   const int T = p.num_threads;
-  // Hash tables: every row when dense does not fit, else the short rows of a
-  // wide B.
-  const bool wide = p.dense && ncols * sizeof(S) > host_dense_values_bytes;
-  const std::uint64_t hcap =
-      p.dense ? (wide ? std::min(host_hash_max_entries, host_hash_capacity(p.max_row_nnz)) : 0)
-              : p.hash_capacity;
+  const std::uint64_t hcap = p.dense ? 0 : p.hash_capacity;
   const std::uint64_t ns = (nw + 63) / 64;
   // Per thread: the bitset, its summary, the list of touched words (uint32).
   const std::uint64_t bits_stride = p.dense ? host_stride<std::uint64_t>(nw + ns + nw / 2 + 1) : 0;
@@ -564,7 +565,7 @@ void spgemm_host_numeric(const ExecSpace& space, const V& v, std::uint64_t ncols
       Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_keys"), T * keys_stride);
   Kokkos::View<S*, Kokkos::HostSpace> hvals(
       Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_hash_values"), T * hvals_stride);
-  Kokkos::View<std::uint8_t*, Kokkos::HostSpace> ready("spk::spgemm::thread_ready", T);
+  const auto ready = host_flags(T);
   Kokkos::Experimental::UniqueToken<ExecSpace> token(space);
   const std::int64_t* blocks = p.blocks.data();
   const bool dense = p.dense;
@@ -602,7 +603,7 @@ void spgemm_host_numeric(const ExecSpace& space, const V& v, std::uint64_t ncols
           const F start = crm[i], end = crm[i + 1];
           const std::uint64_t u = static_cast<std::uint64_t>(end - start);
           if (u == 0) continue;
-          if (!dense || (wide && host_hash_capacity(u) <= hcap)) {
+          if (!dense) {
             host_numeric_hash(arm, aci, av, brm, bci, bv, i, start, cci, cv, my_keys,
                               hvals.data() + id * hvals_stride, host_hash_capacity(u), sorted);
           } else {
