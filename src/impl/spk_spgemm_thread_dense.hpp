@@ -35,8 +35,6 @@ inline constexpr std::uint64_t host_sort_words = 16;
 // B is compressed when the (word, mask) pairs number at most this percentage
 // of its entries.
 inline constexpr std::uint64_t host_compress_pct = 75;
-// Prefetch distance, in entries of A, for B's rows (0: off).
-inline constexpr std::int64_t host_prefetch = 4;
 // Work of a row beyond its products, in products (row set-up, sort, write).
 inline constexpr std::uint64_t host_row_cost = 16;
 // Blocks per thread (dynamic scheduling over blocks absorbs the imbalance).
@@ -197,26 +195,19 @@ SpgemmHostPlan<F> spgemm_host_plan(const ExecSpace& space, std::int64_t m, std::
     SPK_REQUIRE(p.hash_capacity < (std::uint64_t(1) << 32), Overflow, "spk::spgemm: a row with ",
                 max_row_products, " products needs a hash table of more than 2^32 entries");
   }
-  // Blocks of about equal work: prefix sums of (products + row cost), then
-  // the rows where they cross multiples of work / blocks.
+  // Blocks of about equal work (products + row cost): one sequential walk
+  // over the rows, cutting where the running sum crosses multiples of
+  // work / blocks (no buffer, no parallel dispatch for an O(rows) pass).
   const std::int64_t nb =
       std::max<std::int64_t>(1, std::min<std::int64_t>(m, host_blocks_per_thread * p.num_threads));
-  Kokkos::View<std::uint64_t*, Kokkos::HostSpace> prefix(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::work_prefix"), m + 1);
-  Kokkos::parallel_scan("spk::spgemm::work_prefix", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
-                        [=](const std::int64_t i, std::uint64_t& sum, const bool final) {
-                          sum += products(i) + host_row_cost;
-                          if (final) prefix(i + 1) = sum;
-                        });
-  space.fence();
-  prefix(0) = 0;
   const std::uint64_t work = total + host_row_cost * static_cast<std::uint64_t>(m);
-  p.blocks.resize(nb + 1);
+  p.blocks.assign(nb + 1, m);
   p.blocks[0] = 0;
-  for (std::int64_t b = 1; b < nb; ++b) {
-    const std::uint64_t target = work / nb * b + work % nb * b / nb;
-    p.blocks[b] = std::lower_bound(prefix.data(), prefix.data() + m + 1, target) - prefix.data();
-    p.blocks[b] = std::clamp(p.blocks[b], p.blocks[b - 1], m);
+  std::uint64_t sum = 0;
+  std::int64_t b = 1;
+  for (std::int64_t i = 0; i < m && b < nb; ++i) {
+    sum += products(i) + host_row_cost;
+    while (b < nb && sum >= work / nb * b + work % nb * b / nb) p.blocks[b++] = i + 1;
   }
   p.blocks[nb] = m;
   if (p.dense) p.cb = host_compress_b(space, k, brm, bci, ncols);
@@ -274,32 +265,14 @@ inline std::int64_t host_count_compressed(const F* arm, const O* aci, const F* c
 
 // ---- row kernels (raw pointers; one thread per row) --------------------------
 
-/// Prefetches the B row of A's entry ka + d (its columns, and values when
-/// bv is not null) and the row pointer of entry ka + 2d: B's rows are read
-/// in A's column order, which the hardware prefetcher cannot guess.  A's
-/// entries continue into the next rows, so this runs ahead across rows too.
-template <class F, class O, class S>
-inline void host_prefetch_b(F ka, F a_nnz, const O* aci, const F* brm, const O* bci, const S* bv) {
-  const std::int64_t d = host_prefetch;
-  if (d == 0) return;
-  if (ka + 2 * d < a_nnz) __builtin_prefetch(brm + aci[ka + 2 * d]);
-  if (ka + d < a_nnz) {
-    const F b0 = brm[aci[ka + d]];
-    __builtin_prefetch(bci + b0);
-    if (bv) __builtin_prefetch(bv + b0);
-  }
-}
-
 /// Distinct columns of row i with the bitset (left all-zero again).
 template <class F, class O>
 inline std::int64_t host_count_bitset(const F* arm, const O* aci, const F* brm, const O* bci,
-                                      F a_nnz, std::int64_t i, std::uint64_t* bits,
-                                      std::uint32_t* touched, std::uint64_t nw,
-                                      std::uint64_t products) {
+                                      std::int64_t i, std::uint64_t* bits, std::uint32_t* touched,
+                                      std::uint64_t nw) {
   std::int64_t count = 0;
   std::uint64_t nt = 0;
   for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {
-    host_prefetch_b(ka, a_nnz, aci, brm, bci, static_cast<const double*>(nullptr));
     const O k = aci[ka];
     for (F kb = brm[k]; kb < brm[k + 1]; ++kb) {
       const std::uint64_t c = static_cast<std::uint64_t>(bci[kb]);
@@ -346,14 +319,13 @@ inline std::int64_t host_count_hash(const F* arm, const O* aci, const F* brm, co
 template <bool Compressed, class F, class O, class S>
 inline void host_numeric_dense(const F* arm, const O* aci, const S* av, const F* brm, const O* bci,
                                const S* bv, const F* cbrm, const std::uint32_t* cbw,
-                               const std::uint64_t* cbm, F a_nnz, std::int64_t i, F start, O* cci,
-                               S* cv, std::uint64_t* bits, std::uint64_t* summary,
-                               std::uint32_t* touched, S* vals, std::uint64_t ns) {
+                               const std::uint64_t* cbm, std::int64_t i, F start, O* cci, S* cv,
+                               std::uint64_t* bits, std::uint64_t* summary, std::uint32_t* touched,
+                               S* vals, std::uint64_t ns) {
   // The words the row makes nonzero are listed (a store to a new slot, no
   // read-modify-write chain through memory), then marked in the summary.
   std::uint64_t nt = 0;
   for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {
-    host_prefetch_b(ka, a_nnz, aci, brm, bci, bv);
     const O k = aci[ka];
     const S a = av[ka];
     if constexpr (Compressed) {
@@ -488,7 +460,6 @@ std::uint64_t spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint
   const F* brm = v.brm.data();
   const O* aci = v.aci.data();
   const O* bci = v.bci.data();
-  const F a_nnz = static_cast<F>(v.aci.extent(0));
   const auto& cb = p.cb;
   const bool compressed = cb.used;
   const bool hw = host_has_popcnt();
@@ -523,7 +494,7 @@ std::uint64_t spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint
           } else if (dense) {
             std::uint64_t* my_bits = bits.data() + id * bits_stride;
             std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw);
-            count = host_count_bitset(arm, aci, brm, bci, a_nnz, i, my_bits, touched, nw, pr);
+            count = host_count_bitset(arm, aci, brm, bci, i, my_bits, touched, nw);
           } else {
             const std::uint64_t cap = host_hash_capacity(std::min(pr, ncols));
             count = host_count_hash(arm, aci, brm, bci, i, keys.data() + id * keys_stride, cap);
@@ -578,7 +549,6 @@ void spgemm_host_numeric(const ExecSpace& space, const V& v, std::uint64_t ncols
   const S* bv = v.bv.data();
   O* cci = v.cci.data();
   S* cv = v.cv.data();
-  const F a_nnz = static_cast<F>(v.aci.extent(0));
   const bool compressed = p.cb.used;
   const F* cbrm = p.cb.row_map.data();
   const std::uint32_t* cbw = p.cb.word.data();
@@ -610,11 +580,11 @@ void spgemm_host_numeric(const ExecSpace& space, const V& v, std::uint64_t ncols
             S* my_vals = vals.data() + id * vals_stride;
             std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw + ns);
             if (compressed)
-              host_numeric_dense<true>(arm, aci, av, brm, bci, bv, cbrm, cbw, cbm, a_nnz, i, start,
-                                       cci, cv, my_bits, my_bits + nw, touched, my_vals, ns);
+              host_numeric_dense<true>(arm, aci, av, brm, bci, bv, cbrm, cbw, cbm, i, start, cci,
+                                       cv, my_bits, my_bits + nw, touched, my_vals, ns);
             else
-              host_numeric_dense<false>(arm, aci, av, brm, bci, bv, cbrm, cbw, cbm, a_nnz, i, start,
-                                        cci, cv, my_bits, my_bits + nw, touched, my_vals, ns);
+              host_numeric_dense<false>(arm, aci, av, brm, bci, bv, cbrm, cbw, cbm, i, start, cci,
+                                        cv, my_bits, my_bits + nw, touched, my_vals, ns);
           }
         }
         token.release(id);
