@@ -35,6 +35,9 @@ inline constexpr std::uint64_t host_sort_words = 16;
 // B is compressed when the (word, mask) pairs number at most this percentage
 // of its entries.
 inline constexpr std::uint64_t host_compress_pct = 75;
+// Numeric uses the compressed pairs for the pattern below this percentage
+// (above it, one fused pass over B's entries measured faster).
+inline constexpr std::uint64_t host_numeric_compress_pct = 66;
 // Work of a row beyond its products, in products (row set-up, sort, write).
 inline constexpr std::uint64_t host_row_cost = 16;
 // Blocks per thread (dynamic scheduling over blocks absorbs the imbalance).
@@ -549,7 +552,10 @@ void spgemm_host_numeric(const ExecSpace& space, const V& v, std::uint64_t ncols
   const S* bv = v.bv.data();
   O* cci = v.cci.data();
   S* cv = v.cv.data();
-  const bool compressed = p.cb.used;
+  // Numeric walks B twice when compressed (values, then pairs): worth it only
+  // when the pairs are clearly fewer.
+  const bool compressed =
+      p.cb.used && p.cb.word.extent(0) * 100 <= host_numeric_compress_pct * v.bci.extent(0);
   const F* cbrm = p.cb.row_map.data();
   const std::uint32_t* cbw = p.cb.word.data();
   const std::uint64_t* cbm = p.cb.mask.data();
