@@ -127,11 +127,10 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
             space, m, ncols, products, total, max_row,
             opt.slab_budget_bytes ? opt.slab_budget_bytes : std::size_t(512) << 20, B.num_rows(),
             B.row_map().data(), B.col_idx().data());
-        hp.max_row_nnz = Impl::spgemm_host_symbolic(space, v, ncols, products, counts, hp);
+        Impl::spgemm_host_symbolic(space, v, ncols, products, counts, hp);
         plan.slab_dense = hp.dense;
         plan.slab_capacity = hp.hash_capacity;
         plan.num_slabs = hp.num_threads;
-        plan.max_row_nnz = hp.max_row_nnz;
         plan.host_blocks = std::move(hp.blocks);
         plan.host_cb_row_map = hp.cb.row_map;
         plan.host_cb_word = hp.cb.word;
@@ -265,7 +264,6 @@ void spgemm_numeric(const ExecSpace& space, const SpgemmHandle<O, F, HD>& handle
       hp.dense = plan.slab_dense;
       hp.hash_capacity = plan.slab_capacity;
       hp.num_threads = plan.num_slabs;
-      hp.max_row_nnz = plan.max_row_nnz;
       Impl::spgemm_host_numeric(space, v, ncols, hp, sorted);
     }
   }

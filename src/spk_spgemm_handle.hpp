@@ -109,10 +109,9 @@ class SpgemmHandle {
     bool slab_dense = false;  // slabs indexed by column (no hashing)
     int vector_length = 1;
     int lane_team_size = 1;  // rows (threads) per team in lane-group bins
-    // ThreadDense (host spaces): row blocks of about equal work, the longest
-    // row of C, B's rows compressed to (word, mask) pairs (empty: not used).
+    // ThreadDense (host spaces): row blocks of about equal work and B's rows
+    // compressed to (word, mask) pairs (empty: not used).
     std::vector<std::int64_t> host_blocks;
-    std::uint64_t max_row_nnz = 0;
     Kokkos::View<Offset*, Kokkos::HostSpace> host_cb_row_map;
     Kokkos::View<std::uint32_t*, Kokkos::HostSpace> host_cb_word;
     Kokkos::View<std::uint64_t*, Kokkos::HostSpace> host_cb_mask;

@@ -176,7 +176,6 @@ struct SpgemmHostPlan {
   std::vector<std::int64_t> blocks;  // rows [blocks[b], blocks[b + 1])
   bool dense = true;                 // bitset + dense values fit the budget
   std::uint64_t hash_capacity = 0;   // hash entries per thread (0: none)
-  std::uint64_t max_row_nnz = 0;     // longest row of C
   int num_threads = 1;
   HostCompressedB<F> cb;
 };
@@ -433,14 +432,14 @@ inline void host_numeric_hash(const F* arm, const O* aci, const S* av, const F* 
 
 // ---- phases -------------------------------------------------------------------
 
-/// counts(i + 1) = distinct columns of row i of C; returns the longest row.
+/// counts(i + 1) = distinct columns of row i of C.
 template <class ExecSpace, class V, class F, class Products, class Counts>
-std::uint64_t spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint64_t ncols,
-                                   const Products& products, const Counts& counts,
-                                   const SpgemmHostPlan<F>& p) {
+void spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint64_t ncols,
+                          const Products& products, const Counts& counts,
+                          const SpgemmHostPlan<F>& p) {
   using O = typename decltype(v.cci)::non_const_value_type;
   const std::int64_t nb = static_cast<std::int64_t>(p.blocks.size()) - 1;
-  if (nb <= 0) return 0;
+  if (nb <= 0) return;
   const std::uint64_t nw = (ncols + 63) / 64;
   const std::uint64_t per_thread = p.dense ? 0 : p.hash_capacity;
   // Per thread: the bitset, then the list of its touched words (uint32).
@@ -453,8 +452,6 @@ std::uint64_t spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint
   Kokkos::View<O*, Kokkos::HostSpace> keys(
       Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_keys"),
       p.num_threads * keys_stride);
-  Kokkos::View<std::uint64_t*, Kokkos::HostSpace> block_max(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::block_max"), nb);
   const auto ready = host_flags(p.num_threads);
   Kokkos::Experimental::UniqueToken<ExecSpace> token(space);
   const std::int64_t* blocks = p.blocks.data();
@@ -484,7 +481,6 @@ std::uint64_t spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint
                       static_cast<O>(-1));
           ready(id) = 1;
         }
-        std::uint64_t mx = 0;
         for (std::int64_t i = blocks[b]; i < blocks[b + 1]; ++i) {
           const std::uint64_t pr = products(i);
           std::int64_t count = 0;
@@ -503,15 +499,10 @@ std::uint64_t spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint
             count = host_count_hash(arm, aci, brm, bci, i, keys.data() + id * keys_stride, cap);
           }
           counts(i + 1) = count;
-          mx = std::max<std::uint64_t>(mx, static_cast<std::uint64_t>(count));
         }
-        block_max(b) = mx;
         token.release(id);
       });
   space.fence();
-  std::uint64_t mx = 0;
-  for (std::int64_t b = 0; b < nb; ++b) mx = std::max(mx, block_max(b));
-  return mx;
 }
 
 /// Columns and values of C (row pointers from symbolic).
