@@ -97,7 +97,10 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
                                 B.row_map().extent(0) == static_cast<std::size_t>(k + 1);
   if (opt.validate_inputs && !fused_validation) {
     validate(space, A);
-    validate(space, B);
+    // B is often A itself (C = A·A): one check is enough.
+    if (B.row_map().data() != A.row_map().data() || B.col_idx().data() != A.col_idx().data() ||
+        B.num_rows() != A.num_rows() || B.num_cols() != A.num_cols())
+      validate(space, B);
     mark("symbolic.validate");
   }
   typename Handle::Plan& plan = handle.plan();
@@ -122,8 +125,12 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
     const auto t = Impl::spgemm_binned_tuning(space, opt, avg_b, sizeof(O) + sizeof(S));
     const Impl::SpgemmBinOf bin_of{ncols, t.max_team_log2,
                                    t.max_team_log2 - Impl::spgemm_min_log2 + 2};
+    // B is often A itself (C = A·A): then A's check covers it.
+    const bool b_is_a = B.row_map().data() == A.row_map().data() &&
+                        B.col_idx().data() == A.col_idx().data() && B.num_rows() == m &&
+                        static_cast<std::int64_t>(B.num_cols()) == k;
     const auto stats = Impl::spgemm_analyze(
-        space, v, m, k, ncols, opt.validate_inputs && fused_validation, bin_of, products);
+        space, v, m, k, ncols, opt.validate_inputs && fused_validation, !b_is_a, bin_of, products);
     if (stats.bad_a != INT64_MAX || stats.bad_b != INT64_MAX) {
       validate(space, A);  // throw, naming the row and entry
       validate(space, B);
@@ -193,14 +200,20 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
     // 2. Distinct columns per row into counts(i + 1).
     if constexpr (Impl::is_host_space_v<ExecSpace>) {
       if (total > 0) {
-        const auto tp = Impl::spgemm_thread_plan<ExecSpace, O, S>(
-            space, ncols, max_row,
-            opt.slab_budget_bytes ? opt.slab_budget_bytes : std::size_t(512) << 20);
-        plan.slab_dense = tp.dense;
-        plan.slab_capacity = tp.slab_capacity;
-        plan.num_slabs = tp.num_slabs;
-        slab_bytes = tp.num_slabs * tp.slab_capacity * (sizeof(O) + sizeof(S));
-        Impl::spgemm_thread_symbolic(space, v, m, ncols, counts, tp);
+        auto hp = Impl::spgemm_host_plan<ExecSpace, O, S>(
+            space, m, ncols, products, total, max_row,
+            opt.slab_budget_bytes ? opt.slab_budget_bytes : std::size_t(512) << 20, B.num_rows(),
+            B.row_map().data(), B.col_idx().data());
+        Impl::spgemm_host_symbolic(space, v, ncols, products, counts, hp);
+        plan.slab_dense = hp.dense;
+        plan.slab_capacity = hp.hash_capacity;
+        plan.num_slabs = hp.num_threads;
+        plan.host_blocks = std::move(hp.blocks);
+        plan.host_cb_row_map = hp.cb.row_map;
+        plan.host_cb_word = hp.cb.word;
+        plan.host_cb_mask = hp.cb.mask;
+        slab_bytes = hp.num_threads * (hp.dense ? ncols * sizeof(S) + (ncols + 63) / 64 * 8
+                                                : hp.hash_capacity * (sizeof(O) + sizeof(S)));
       }
     }
     mark("symbolic.count_columns");
@@ -266,11 +279,16 @@ void spgemm_numeric(const ExecSpace& space, const SpgemmHandle<O, F, HD>& handle
   Impl::SpgemmPhaseTimer<ExecSpace, SpgemmHandle<O, F, HD>> mark(space, handle);
   if constexpr (Impl::is_host_space_v<ExecSpace>) {
     if (handle.algorithm() == SpgemmAlgorithm::ThreadDense) {
-      Impl::SpgemmThreadPlan<ExecSpace> tp;
-      tp.dense = plan.slab_dense;
-      tp.slab_capacity = plan.slab_capacity;
-      tp.num_slabs = plan.num_slabs;
-      Impl::spgemm_thread_numeric(space, v, m, ncols, tp, sorted);
+      Impl::SpgemmHostPlan<F> hp;
+      hp.blocks = plan.host_blocks;
+      hp.cb.used = plan.host_cb_word.extent(0) > 0;
+      hp.cb.row_map = plan.host_cb_row_map;
+      hp.cb.word = plan.host_cb_word;
+      hp.cb.mask = plan.host_cb_mask;
+      hp.dense = plan.slab_dense;
+      hp.hash_capacity = plan.slab_capacity;
+      hp.num_threads = plan.num_slabs;
+      Impl::spgemm_host_numeric(space, v, ncols, hp, sorted);
     }
   }
   if (handle.algorithm() == SpgemmAlgorithm::BinnedHash) {

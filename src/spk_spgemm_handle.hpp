@@ -129,6 +129,12 @@ class SpgemmHandle {
     bool slab_dense = false;  // slabs indexed by column (no hashing)
     int vector_length = 1;
     Impl::SpgemmLongRowPlan long_rows;  // BinnedHash
+    // ThreadDense (host spaces): row blocks of about equal work and B's rows
+    // compressed to (word, mask) pairs (empty: not used).
+    std::vector<std::int64_t> host_blocks;
+    Kokkos::View<Offset*, Kokkos::HostSpace> host_cb_row_map;
+    Kokkos::View<std::uint32_t*, Kokkos::HostSpace> host_cb_word;
+    Kokkos::View<std::uint64_t*, Kokkos::HostSpace> host_cb_mask;
   };
   Plan& plan() noexcept { return plan_; }
   const Plan& plan() const noexcept { return plan_; }

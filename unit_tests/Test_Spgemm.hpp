@@ -186,6 +186,86 @@ TEST(TEST_CATEGORY, spgemm_generated) {
   check_product(R, spk::transpose(R), "random A * A^T");
 }
 
+/// Host CSR with the columns of row i within i ± half_width (clipped), each
+/// present with probability 3/4: banded, so that B compresses into (word,
+/// mask) pairs.
+inline HostCsr<> banded_csr(int rows, int cols, int half_width, std::uint64_t seed) {
+  spk::Impl::SplitMix64 rng(seed);
+  std::vector<std::vector<std::pair<int, double>>> r(rows);
+  for (int i = 0; i < rows; ++i)
+    for (int c = std::max(0, i - half_width); c <= std::min(cols - 1, i + half_width); ++c)
+      if (rng.uniform() < 0.75) r[i].emplace_back(c, 0.5 + rng.uniform());
+  return spk::reference::csr_from_rows<double, int, int>(rows, cols, r);
+}
+
+/// The same matrix with the columns of every row unsorted: first, last,
+/// second, second to last, ... (neighbours no longer adjacent).
+inline HostCsr<> interleaved_rows(const HostCsr<>& A) {
+  std::vector<std::vector<std::pair<int, double>>> r(A.num_rows());
+  for (int i = 0; i < A.num_rows(); ++i)
+    for (int lo = A.row_map()(i), hi = A.row_map()(i + 1) - 1; lo <= hi; ++lo, --hi) {
+      r[i].emplace_back(A.col_idx()(lo), A.values()(lo));
+      if (hi > lo) r[i].emplace_back(A.col_idx()(hi), A.values()(hi));
+    }
+  return spk::reference::csr_from_rows<double, int, int>(A.num_rows(), A.num_cols(), r);
+}
+
+TEST(TEST_CATEGORY, spgemm_thread_dense_paths) {
+  // The host kernels' paths on the same inputs: B compressed to (word, mask)
+  // pairs (banded) or not (scattered), rows of C touching few bitset words
+  // (insertion-sorted) or many (summary scan), B's rows unsorted (less
+  // compression, same product), and the per-thread hash tables
+  // (slab_budget_bytes = 1).
+  if (!spk::Impl::is_host_space_v<ExecSpace>) GTEST_SKIP() << "host kernels only";
+  const auto banded = banded_csr(3000, 3000, 40, 61);
+  const auto scattered = random_csr(3000, 5000, 8, 62, {10}, {20});
+  const auto A_short = random_csr(400, 3000, 2, 63, {0});
+  const auto A_long = random_csr(400, 3000, 30, 64, {1}, {2});
+  struct Case {
+    const char* name;
+    HostCsr<> A, B;
+    bool compressed;
+  };
+  const std::vector<Case> cases = {
+      {"banded B, short rows", A_short, banded, true},
+      {"banded B, long rows", A_long, banded, true},
+      {"banded B squared", banded, banded, true},
+      {"banded B unsorted rows", A_long, interleaved_rows(banded), false},
+      {"scattered B, short rows", A_short, scattered, false},
+      {"scattered B, long rows", A_long, scattered, false},
+  };
+  for (const Case& c : cases) {
+    const auto ref = spk::reference::spgemm(c.A, c.B);
+    auto A = spk::create_mirror_view_and_copy(ExecSpace(), c.A);
+    auto B = spk::create_mirror_view_and_copy(ExecSpace(), c.B);
+    for (const std::size_t budget : {std::size_t(0), std::size_t(1)})
+      for (auto sort : {spk::SpgemmSort::Sorted, spk::SpgemmSort::Unsorted}) {
+        SCOPED_TRACE(std::string(c.name) + (budget ? " [hash]" : " [dense]") +
+                     (sort == spk::SpgemmSort::Sorted ? " sorted" : " unsorted"));
+        spk::SpgemmOptions o;
+        o.algorithm = spk::SpgemmAlgorithm::ThreadDense;
+        o.slab_budget_bytes = budget;
+        o.sort = sort;
+        spk::SpgemmHandle<int, int, ExecSpace> handle(o);
+        spk::CsrMatrix<double, int, int, ExecSpace> C;
+        spk::spgemm_symbolic(ExecSpace(), handle, A, B, C);
+        EXPECT_EQ(handle.plan().slab_dense, budget == 0);
+        // The unsorted banded B still merges some neighbours: only the
+        // sorted cases are sure to pass the compression threshold.
+        if (budget == 0 &&
+            (c.compressed || std::string(c.name).find("scattered") != std::string::npos))
+          EXPECT_EQ(handle.plan().host_cb_word.extent(0) > 0, c.compressed);
+        spk_test::poison(C.col_idx());
+        spk_test::poison(C.values());
+        spk::spgemm_numeric(ExecSpace(), handle, A, B, C);
+        if (sort == spk::SpgemmSort::Sorted)
+          spk_test::expect_csr_equal(C, ref, 1e-12, c.name);
+        else
+          spk_test::expect_csr_equal(spk::reference::sort_rows(C), ref, 1e-12, c.name);
+      }
+  }
+}
+
 TEST(TEST_CATEGORY, spgemm_64bit_offsets) {
   auto A = spk::reference::coo_to_csr(
       spk_test::random_coo<double, long long, long long>(300, 280, 2000, 31, 250));

@@ -150,10 +150,10 @@ struct SpgemmRowStats {
 /// and of B whose pointers or columns are invalid.  One synchronisation.
 template <class ExecSpace, class V, class Products>
 SpgemmRowStats spgemm_analyze(const ExecSpace& space, const V& v, std::int64_t m, std::int64_t k,
-                              std::uint64_t ncols, bool validate, const SpgemmBinOf& bin_of,
-                              const Products& products) {
+                              std::uint64_t ncols, bool validate, bool validate_b,
+                              const SpgemmBinOf& bin_of, const Products& products) {
   SpgemmRowStats stats;
-  const std::int64_t range = validate ? m + k : m;
+  const std::int64_t range = validate && validate_b ? m + k : m;
   if (range == 0) return stats;
   const std::int64_t nnz_a = static_cast<std::int64_t>(v.aci.extent(0));
   const std::int64_t nnz_b = static_cast<std::int64_t>(v.bci.extent(0));

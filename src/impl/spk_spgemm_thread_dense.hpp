@@ -1,169 +1,592 @@
-// ThreadDense SpGEMM (host spaces): Gustavson's algorithm, rows spread over
-// the threads with dynamic scheduling, each thread owning a dense
-// accumulator over B's columns (marker + values, never cleared: the marker
-// holds the last row that touched a column).  When the accumulators would
-// exceed the slab budget, each thread owns a hash table instead
-// (HashAccumulator with ExclusiveInsert).
+// ThreadDense SpGEMM (host spaces): Gustavson's algorithm, a row at a time per
+// thread.  Rows are cut into blocks of about equal work (products plus a
+// per-row cost) that the threads take dynamically.  Each thread owns, for
+// the whole phase, a bitset over B's columns, the list of the bitset words a
+// row touched, a summary bitset (one bit per word) and, in numeric, dense
+// values over B's columns (all-zero between rows: a row reads back and
+// resets only what it touched).
+//  - Symbolic counts a row's distinct columns with the bitset, branch-free.
+//    When B's rows compress well into (word, mask) pairs (banded, blocked and
+//    many graph matrices), it ORs whole masks and counts new bits with
+//    popcount.
+//  - Numeric adds the products into the dense values and marks the bitset
+//    (from the compressed pairs when B compresses); the row comes out sorted
+//    without a sort: its few touched words are insertion-sorted, or the
+//    summary is scanned (O(columns / 4096 + entries)).
+// When the dense accumulators do not fit SpgemmOptions::slab_budget_bytes,
+// every row uses a per-thread hash table instead (sized for the longest row;
+// columns sorted at the end).  A per-row hash table for wide B was measured
+// and lost to the dense values up to 490000 columns (random and Poisson).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
-#include <impl/spk_spgemm_binned.hpp>
+#include <cstring>
+#include <spk_error.hpp>
+#include <type_traits>
+#include <vector>
 
 namespace spk::Impl {
 
-template <class ExecSpace>
-struct SpgemmThreadPlan {
-  bool dense = true;
-  std::uint64_t slab_capacity = 0;  // entries per thread
-  int num_slabs = 1;
+// Tuning (measured on a shared 2-core Xeon, OpenMP, 1 and 2 threads).
+// Rows whose nonzero words of the bitset are at most this many sort them by
+// insertion; more go through the summary bitset.
+inline constexpr std::uint64_t host_sort_words = 16;
+// B is compressed when the (word, mask) pairs number at most this percentage
+// of its entries.
+inline constexpr std::uint64_t host_compress_pct = 75;
+// Numeric uses the compressed pairs for the pattern below this percentage
+// (above it, one fused pass over B's entries measured faster).
+inline constexpr std::uint64_t host_numeric_compress_pct = 66;
+// Work of a row beyond its products, in products (row set-up, sort, write).
+inline constexpr std::uint64_t host_row_cost = 16;
+// Blocks per thread (dynamic scheduling over blocks absorbs the imbalance).
+inline constexpr int host_blocks_per_thread = 16;
+
+inline std::uint64_t host_pow2_at_least(std::uint64_t x) {
+  std::uint64_t c = 1;
+  while (c < x) c <<= 1;
+  return c;
+}
+
+/// Hash capacity of a row with `bound` distinct columns at most: a power of
+/// two, at least twice the bound (fill <= 1/2), at least 16.
+inline std::uint64_t host_hash_capacity(std::uint64_t bound) {
+  return std::max<std::uint64_t>(16, host_pow2_at_least(2 * bound));
+}
+
+/// Per-thread stride (in T) of an array of n T: whole 128-byte lines plus
+/// one, so that threads never share a line (nor an adjacent-line prefetch).
+template <class T>
+inline std::uint64_t host_stride(std::uint64_t n) {
+  const std::uint64_t per_line = 128 / sizeof(T);
+  return n == 0 ? 0 : (n + per_line - 1) / per_line * per_line + per_line;
+}
+
+/// Per-thread "accumulator cleared" flags, all false (set on the host: no
+/// parallel dispatch for a few bytes).
+inline Kokkos::View<std::uint8_t*, Kokkos::HostSpace> host_flags(int n) {
+  Kokkos::View<std::uint8_t*, Kokkos::HostSpace> f(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_ready"), n);
+  for (int t = 0; t < n; ++t) f(t) = 0;
+  return f;
+}
+
+template <class T>
+inline void host_insertion_sort(T* a, std::int64_t n) {
+  for (std::int64_t i = 1; i < n; ++i) {
+    const T x = a[i];
+    std::int64_t j = i - 1;
+    while (j >= 0 && a[j] > x) {
+      a[j + 1] = a[j];
+      --j;
+    }
+    a[j + 1] = x;
+  }
+}
+
+template <class T>
+inline void host_sort(T* a, std::int64_t n) {
+  if (n <= 32)
+    host_insertion_sort(a, n);
+  else
+    std::sort(a, a + n);
+}
+
+/// Zeroes the nt words listed in touched (the words a row made nonzero), or
+/// the whole bitset when that is about as cheap.
+inline void host_clear_words(std::uint64_t* bits, const std::uint32_t* touched, std::uint64_t nt,
+                             std::uint64_t nw) {
+  if (nw <= 16 * nt)
+    std::memset(bits, 0, nw * sizeof(std::uint64_t));
+  else
+    for (std::uint64_t t = 0; t < nt; ++t) bits[touched[t]] = 0;
+}
+
+// ---- B compressed to (word, mask) pairs ---------------------------------------
+
+/// B's rows with the columns that share a 64-bit word of the bitset merged
+/// into one (word, mask) entry: symbolic ORs whole masks in and counts the
+/// new bits with popcount, a few times fewer steps on banded and blocked
+/// matrices.  Used when it shrinks B by a quarter at least.
+template <class F>
+struct HostCompressedB {
+  Kokkos::View<F*, Kokkos::HostSpace> row_map;
+  Kokkos::View<std::uint32_t*, Kokkos::HostSpace> word;
+  Kokkos::View<std::uint64_t*, Kokkos::HostSpace> mask;
+  bool used = false;
 };
 
-template <class ExecSpace, class O, class S>
-SpgemmThreadPlan<ExecSpace> spgemm_thread_plan(const ExecSpace& space, std::uint64_t ncols,
-                                               std::uint64_t max_row_products, std::size_t budget) {
-  SpgemmThreadPlan<ExecSpace> p;
+template <class ExecSpace, class F, class O>
+HostCompressedB<F> host_compress_b(const ExecSpace& space, std::int64_t k, const F* brm,
+                                   const O* bci, std::uint64_t ncols) {
+  HostCompressedB<F> cb;
+  if (k == 0 || (ncols + 63) / 64 >= (std::uint64_t(1) << 32)) return cb;
+  cb.row_map = Kokkos::View<F*, Kokkos::HostSpace>(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::compressed_b_row_map"), k + 1);
+  const auto rm = cb.row_map;
+  std::int64_t total = 0;
+  Kokkos::parallel_scan(
+      "spk::spgemm::compress_b_count", Kokkos::RangePolicy<ExecSpace>(space, 0, k),
+      [=](const std::int64_t r, std::int64_t& sum, const bool final) {
+        std::int64_t n = 0;
+        std::uint64_t prev = ~std::uint64_t(0);
+        for (F kb = brm[r]; kb < brm[r + 1]; ++kb) {
+          const std::uint64_t w = static_cast<std::uint64_t>(bci[kb]) >> 6;
+          n += w != prev;
+          prev = w;
+        }
+        sum += n;
+        if (final) rm(r + 1) = static_cast<F>(sum);
+      },
+      total);
+  const std::int64_t nnz = static_cast<std::int64_t>(brm[k]);
+  if (total * 100 > host_compress_pct * nnz) return HostCompressedB<F>();
+  rm(0) = 0;
+  cb.word = Kokkos::View<std::uint32_t*, Kokkos::HostSpace>(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::compressed_b_word"), total);
+  cb.mask = Kokkos::View<std::uint64_t*, Kokkos::HostSpace>(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::compressed_b_mask"), total);
+  const auto word = cb.word;
+  const auto mask = cb.mask;
+  Kokkos::parallel_for("spk::spgemm::compress_b_fill", Kokkos::RangePolicy<ExecSpace>(space, 0, k),
+                       [=](const std::int64_t r) {
+                         F q = rm(r) - 1;
+                         std::uint64_t prev = ~std::uint64_t(0);
+                         for (F kb = brm[r]; kb < brm[r + 1]; ++kb) {
+                           const std::uint64_t c = static_cast<std::uint64_t>(bci[kb]);
+                           if ((c >> 6) != prev) {
+                             prev = c >> 6;
+                             ++q;
+                             word(q) = static_cast<std::uint32_t>(prev);
+                             mask(q) = 0;
+                           }
+                           mask(q) |= std::uint64_t(1) << (c & 63);
+                         }
+                       });
+  space.fence();
+  cb.used = true;
+  return cb;
+}
+
+/// Per-thread accumulators of the host kernels, the row blocks and B
+/// compressed (kept by the handle for numeric).
+template <class F>
+struct SpgemmHostPlan {
+  std::vector<std::int64_t> blocks;  // rows [blocks[b], blocks[b + 1])
+  bool dense = true;                 // bitset + dense values fit the budget
+  std::uint64_t hash_capacity = 0;   // hash entries per thread (0: none)
+  int num_threads = 1;
+  HostCompressedB<F> cb;
+};
+
+/// Threads, per-thread accumulators and row blocks of C = A·B; `products`
+/// holds the products of each row of A.
+template <class ExecSpace, class O, class S, class F, class Products>
+SpgemmHostPlan<F> spgemm_host_plan(const ExecSpace& space, std::int64_t m, std::uint64_t ncols,
+                                   const Products& products, std::uint64_t total,
+                                   std::uint64_t max_row_products, std::size_t budget,
+                                   std::int64_t k, const F* brm, const O* bci) {
+  SpgemmHostPlan<F> p;
   Kokkos::Experimental::UniqueToken<ExecSpace> token(space);
-  p.num_slabs = token.size();
-  const std::size_t entry = sizeof(O) + sizeof(S);
-  p.dense = ncols * entry * p.num_slabs <= budget;
-  const std::uint64_t bound = std::min(ncols, max_row_products);
-  p.slab_capacity = p.dense ? ncols : spgemm_table_capacity(bound);
-  SPK_REQUIRE(p.slab_capacity < (std::uint64_t(1) << 32), Overflow, "spk::spgemm: a row with ",
-              max_row_products, " products needs a hash table of more than 2^32 entries");
+  p.num_threads = token.size();
+  const std::uint64_t nw = (ncols + 63) / 64;
+  p.dense = (ncols * sizeof(S) + nw * 8) * p.num_threads <= budget;
+  if (!p.dense) {
+    p.hash_capacity = host_hash_capacity(std::min(ncols, max_row_products));
+    SPK_REQUIRE(p.hash_capacity < (std::uint64_t(1) << 32), Overflow, "spk::spgemm: a row with ",
+                max_row_products, " products needs a hash table of more than 2^32 entries");
+  }
+  // Blocks of about equal work (products + row cost): one sequential walk
+  // over the rows, cutting where the running sum crosses multiples of
+  // work / blocks (no buffer, no parallel dispatch for an O(rows) pass).
+  const std::int64_t nb =
+      std::max<std::int64_t>(1, std::min<std::int64_t>(m, host_blocks_per_thread * p.num_threads));
+  const std::uint64_t work = total + host_row_cost * static_cast<std::uint64_t>(m);
+  p.blocks.assign(nb + 1, m);
+  p.blocks[0] = 0;
+  std::uint64_t sum = 0;
+  std::int64_t b = 1;
+  for (std::int64_t i = 0; i < m && b < nb; ++i) {
+    sum += products(i) + host_row_cost;
+    while (b < nb && sum >= work / nb * b + work % nb * b / nb) p.blocks[b++] = i + 1;
+  }
+  p.blocks[nb] = m;
+  if (p.dense) p.cb = host_compress_b(space, k, brm, bci, ncols);
   return p;
 }
 
-template <class ExecSpace, class V, class Counts>
-void spgemm_thread_symbolic(const ExecSpace& space, const V& v, std::int64_t m, std::uint64_t ncols,
-                            const Counts& counts, const SpgemmThreadPlan<ExecSpace>& p) {
-  using O = typename decltype(v.cci)::non_const_value_type;
-  using Acc = HashAccumulator<O, int, HashMask, LinearProbing, ExclusiveInsert>;
-  using Dev = typename Counts::device_type;
-  Kokkos::Experimental::UniqueToken<ExecSpace> token(space);
-  Kokkos::View<O*, Dev> slab(Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_keys"),
-                             p.num_slabs * p.slab_capacity);
-  Kokkos::deep_copy(space, slab, Acc::empty_key);
-  const std::uint64_t sc = p.slab_capacity;
-  const bool dense = p.dense;
-  Kokkos::parallel_for(
-      "spk::spgemm::thread_symbolic",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, m)
-          .set_chunk_size(64),
-      [=](const std::int64_t i) {
-        const int id = token.acquire();
-        O* keys = slab.data() + id * sc;
-        std::int64_t count = 0;
-        std::uint64_t products = 0;
-        if (dense) {
-          const O row = static_cast<O>(i);
-          for (auto ka = v.arm(i); ka < v.arm(i + 1); ++ka) {
-            const auto k = v.aci(ka);
-            for (auto kb = v.brm(k); kb < v.brm(k + 1); ++kb) {
-              const O c = v.bci(kb);
-              if (keys[c] != row) {
-                keys[c] = row;
-                ++count;
-              }
-            }
-          }
-        } else {
-          for (auto ka = v.arm(i); ka < v.arm(i + 1); ++ka) {
-            const auto k = v.aci(ka);
-            products += static_cast<std::uint64_t>(v.brm(k + 1) - v.brm(k));
-          }
-          const std::uint32_t cap = static_cast<std::uint32_t>(
-              spgemm_table_capacity(std::min<std::uint64_t>(products, ncols)));
-          const Acc h(keys, nullptr, cap);
-          for (auto ka = v.arm(i); ka < v.arm(i + 1); ++ka) {
-            const auto k = v.aci(ka);
-            for (auto kb = v.brm(k); kb < v.brm(k + 1); ++kb) {
-              bool is_new;
-              h.insert(v.bci(kb), is_new);
-              count += is_new;
-            }
-          }
-          std::fill(keys, keys + cap, Acc::empty_key);
-        }
-        counts(i + 1) = count;
-        token.release(id);
-      });
+// popcount: the popcnt instruction where the CPU has it (checked once at
+// run time; the library is built for baseline x86-64), else the builtin.
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__CUDACC__)
+#define SPK_HOST_POPCNT_TARGET __attribute__((target("popcnt")))
+inline bool host_has_popcnt() {
+  static const bool has = __builtin_cpu_supports("popcnt");
+  return has;
+}
+#else
+#define SPK_HOST_POPCNT_TARGET
+inline bool host_has_popcnt() { return false; }
+#endif
+
+/// Distinct columns of row i from compressed B with the bitset (left
+/// all-zero again).
+#define SPK_HOST_COUNT_COMPRESSED_BODY             \
+  std::int64_t count = 0;                          \
+  std::uint64_t nt = 0;                            \
+  for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {     \
+    const O k = aci[ka];                           \
+    for (F kb = cbrm[k]; kb < cbrm[k + 1]; ++kb) { \
+      const std::uint32_t w = cbw[kb];             \
+      const std::uint64_t mk = cbm[kb];            \
+      const std::uint64_t x = bits[w];             \
+      count += __builtin_popcountll(mk & ~x);      \
+      bits[w] = x | mk;                            \
+      touched[nt] = w;                             \
+      nt += x == 0;                                \
+    }                                              \
+  }                                                \
+  host_clear_words(bits, touched, nt, nw);         \
+  return count;
+
+template <class F, class O>
+SPK_HOST_POPCNT_TARGET inline std::int64_t host_count_compressed_hw(
+    const F* arm, const O* aci, const F* cbrm, const std::uint32_t* cbw, const std::uint64_t* cbm,
+    std::int64_t i, std::uint64_t* bits, std::uint32_t* touched, std::uint64_t nw) {
+  SPK_HOST_COUNT_COMPRESSED_BODY
 }
 
-template <class ExecSpace, class V>
-void spgemm_thread_numeric(const ExecSpace& space, const V& v, std::int64_t m, std::uint64_t ncols,
-                           const SpgemmThreadPlan<ExecSpace>& p, bool sorted) {
+template <class F, class O>
+inline std::int64_t host_count_compressed(const F* arm, const O* aci, const F* cbrm,
+                                          const std::uint32_t* cbw, const std::uint64_t* cbm,
+                                          std::int64_t i, std::uint64_t* bits,
+                                          std::uint32_t* touched, std::uint64_t nw) {
+  SPK_HOST_COUNT_COMPRESSED_BODY
+}
+#undef SPK_HOST_COUNT_COMPRESSED_BODY
+
+// ---- row kernels (raw pointers; one thread per row) --------------------------
+
+/// Distinct columns of row i with the bitset (left all-zero again).
+template <class F, class O>
+inline std::int64_t host_count_bitset(const F* arm, const O* aci, const F* brm, const O* bci,
+                                      std::int64_t i, std::uint64_t* bits, std::uint32_t* touched,
+                                      std::uint64_t nw) {
+  std::int64_t count = 0;
+  std::uint64_t nt = 0;
+  for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {
+    const O k = aci[ka];
+    for (F kb = brm[k]; kb < brm[k + 1]; ++kb) {
+      const std::uint64_t c = static_cast<std::uint64_t>(bci[kb]);
+      const std::uint64_t bit = std::uint64_t(1) << (c & 63);
+      const std::uint64_t x = bits[c >> 6];
+      count += (x & bit) == 0;
+      bits[c >> 6] = x | bit;
+      touched[nt] = static_cast<std::uint32_t>(c >> 6);
+      nt += x == 0;
+    }
+  }
+  host_clear_words(bits, touched, nt, nw);
+  return count;
+}
+
+/// Distinct columns of row i with a hash table of cap slots (left empty).
+template <class F, class O>
+inline std::int64_t host_count_hash(const F* arm, const O* aci, const F* brm, const O* bci,
+                                    std::int64_t i, O* keys, std::uint64_t cap) {
+  const O empty = static_cast<O>(-1);
+  const std::uint64_t mask = cap - 1;
+  std::int64_t count = 0;
+  for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {
+    const O k = aci[ka];
+    for (F kb = brm[k]; kb < brm[k + 1]; ++kb) {
+      const O c = bci[kb];
+      std::uint64_t s = static_cast<std::uint64_t>(c) & mask;
+      while (keys[s] != c && keys[s] != empty) s = (s + 1) & mask;
+      if (keys[s] == empty) {
+        keys[s] = c;
+        ++count;
+      }
+    }
+  }
+  std::fill(keys, keys + cap, empty);
+  return count;
+}
+
+/// Row i of C with the bitset and dense values; writes cci/cv from start.
+/// A summary bitset (one bit per word of the bitset) lets the row's columns
+/// come out sorted by scanning the summary and then only the nonzero words:
+/// O(columns / 4096 + entries), no sort.  The bitset, its summary and the
+/// values are all-zero before and after.
+template <bool Compressed, class F, class O, class S>
+inline void host_numeric_dense(const F* arm, const O* aci, const S* av, const F* brm, const O* bci,
+                               const S* bv, const F* cbrm, const std::uint32_t* cbw,
+                               const std::uint64_t* cbm, std::int64_t i, F start, O* cci, S* cv,
+                               std::uint64_t* bits, std::uint64_t* summary, std::uint32_t* touched,
+                               S* vals, std::uint64_t ns) {
+  // The words the row makes nonzero are listed (a store to a new slot, no
+  // read-modify-write chain through memory), then marked in the summary.
+  std::uint64_t nt = 0;
+  for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {
+    const O k = aci[ka];
+    const S a = av[ka];
+    if constexpr (Compressed) {
+      // Values by column, the pattern by (word, mask).
+      for (F kb = brm[k]; kb < brm[k + 1]; ++kb) vals[bci[kb]] += a * bv[kb];
+      for (F q = cbrm[k]; q < cbrm[k + 1]; ++q) {
+        const std::uint32_t w = cbw[q];
+        const std::uint64_t x = bits[w];
+        bits[w] = x | cbm[q];
+        touched[nt] = w;
+        nt += x == 0;
+      }
+    } else {
+      for (F kb = brm[k]; kb < brm[k + 1]; ++kb) {
+        const std::uint64_t c = static_cast<std::uint64_t>(bci[kb]);
+        const std::uint64_t w = c >> 6;
+        vals[c] += a * bv[kb];
+        const std::uint64_t x = bits[w];
+        bits[w] = x | (std::uint64_t(1) << (c & 63));
+        touched[nt] = static_cast<std::uint32_t>(w);
+        nt += x == 0;
+      }
+    }
+  }
+  F pos = start;
+  auto emit_word = [&](const std::uint64_t w) {
+    std::uint64_t x = bits[w];
+    bits[w] = 0;
+    do {
+      const std::uint64_t c = w * 64 + static_cast<std::uint64_t>(__builtin_ctzll(x));
+      cci[pos] = static_cast<O>(c);
+      cv[pos] = vals[c];
+      vals[c] = S(0);
+      ++pos;
+      x &= x - 1;
+    } while (x);
+  };
+  if (nt <= host_sort_words) {
+    // Few words: sort them.
+    host_insertion_sort(touched, static_cast<std::int64_t>(nt));
+    for (std::uint64_t t = 0; t < nt; ++t) emit_word(touched[t]);
+    return;
+  }
+  for (std::uint64_t t = 0; t < nt; ++t)
+    summary[touched[t] >> 6] |= std::uint64_t(1) << (touched[t] & 63);
+  for (std::uint64_t z = 0; z < ns; ++z) {
+    std::uint64_t y = summary[z];
+    if (!y) continue;
+    summary[z] = 0;
+    do {
+      emit_word(z * 64 + static_cast<std::uint64_t>(__builtin_ctzll(y)));
+      y &= y - 1;
+    } while (y);
+  }
+}
+
+/// Row i of C with a hash table of cap slots (keys empty, left empty).
+template <class F, class O, class S>
+inline void host_numeric_hash(const F* arm, const O* aci, const S* av, const F* brm, const O* bci,
+                              const S* bv, std::int64_t i, F start, O* cci, S* cv, O* keys,
+                              S* hvals, std::uint64_t cap, bool sorted) {
+  const O empty = static_cast<O>(-1);
+  const std::uint64_t mask = cap - 1;
+  for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {
+    const O k = aci[ka];
+    const S a = av[ka];
+    for (F kb = brm[k]; kb < brm[k + 1]; ++kb) {
+      const O c = bci[kb];
+      const S prod = a * bv[kb];
+      std::uint64_t s = static_cast<std::uint64_t>(c) & mask;
+      while (keys[s] != c && keys[s] != empty) s = (s + 1) & mask;
+      if (keys[s] == empty) {
+        keys[s] = c;
+        hvals[s] = prod;
+      } else {
+        hvals[s] += prod;
+      }
+    }
+  }
+  F pos = start;
+  if (!sorted) {
+    for (std::uint64_t s = 0; s < cap; ++s)
+      if (keys[s] != empty) {
+        cci[pos] = keys[s];
+        cv[pos] = hvals[s];
+        ++pos;
+        keys[s] = empty;
+      }
+    return;
+  }
+  for (std::uint64_t s = 0; s < cap; ++s)
+    if (keys[s] != empty) cci[pos++] = keys[s];
+  host_sort(cci + start, static_cast<std::int64_t>(pos - start));
+  for (F q = start; q < pos; ++q) {
+    const O c = cci[q];
+    std::uint64_t s = static_cast<std::uint64_t>(c) & mask;
+    while (keys[s] != c) s = (s + 1) & mask;
+    cv[q] = hvals[s];
+  }
+  std::fill(keys, keys + cap, empty);
+}
+
+// ---- phases -------------------------------------------------------------------
+
+/// counts(i + 1) = distinct columns of row i of C.
+template <class ExecSpace, class V, class F, class Products, class Counts>
+void spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint64_t ncols,
+                          const Products& products, const Counts& counts,
+                          const SpgemmHostPlan<F>& p) {
   using O = typename decltype(v.cci)::non_const_value_type;
-  using S = typename decltype(v.cv)::non_const_value_type;
-  using Acc = HashAccumulator<O, S, HashMask, LinearProbing, ExclusiveInsert>;
-  using Dev = typename decltype(v.cci)::device_type;
-  Kokkos::Experimental::UniqueToken<ExecSpace> token(space);
-  Kokkos::View<O*, Dev> slab_keys(
+  const std::int64_t nb = static_cast<std::int64_t>(p.blocks.size()) - 1;
+  if (nb <= 0) return;
+  const std::uint64_t nw = (ncols + 63) / 64;
+  const std::uint64_t per_thread = p.dense ? 0 : p.hash_capacity;
+  // Per thread: the bitset, then the list of its touched words (uint32).
+  const std::uint64_t bits_stride = p.dense ? host_stride<std::uint64_t>(nw + nw / 2 + 1) : 0;
+  const std::uint64_t keys_stride = host_stride<O>(per_thread);
+  // Bitsets (all-zero) or hash keys (all-empty), one per thread.
+  Kokkos::View<std::uint64_t*, Kokkos::HostSpace> bits(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_bits"),
+      p.num_threads * bits_stride);
+  Kokkos::View<O*, Kokkos::HostSpace> keys(
       Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_keys"),
-      p.num_slabs * p.slab_capacity);
-  // Dense values are written on first touch; hash values must start at zero.
-  Kokkos::View<S*, Dev> slab_vals(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_values"),
-      p.num_slabs * p.slab_capacity);
-  Kokkos::deep_copy(space, slab_keys, Acc::empty_key);
-  if (!p.dense) Kokkos::deep_copy(space, slab_vals, S(0));
-  const std::uint64_t sc = p.slab_capacity;
+      p.num_threads * keys_stride);
+  const auto ready = host_flags(p.num_threads);
+  Kokkos::Experimental::UniqueToken<ExecSpace> token(space);
+  const std::int64_t* blocks = p.blocks.data();
   const bool dense = p.dense;
+  const F* arm = v.arm.data();
+  const F* brm = v.brm.data();
+  const O* aci = v.aci.data();
+  const O* bci = v.bci.data();
+  const auto& cb = p.cb;
+  const bool compressed = cb.used;
+  const bool hw = host_has_popcnt();
+  const F* cbrm = cb.row_map.data();
+  const std::uint32_t* cbw = cb.word.data();
+  const std::uint64_t* cbm = cb.mask.data();
   Kokkos::parallel_for(
-      "spk::spgemm::thread_numeric",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, m)
-          .set_chunk_size(64),
-      [=](const std::int64_t i) {
+      "spk::spgemm::host_symbolic",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, nb)
+          .set_chunk_size(1),
+      [=](const std::int64_t b) {
         const int id = token.acquire();
-        O* keys = slab_keys.data() + id * sc;
-        S* vals = slab_vals.data() + id * sc;
-        const auto start = v.crm(i);
-        const auto end = v.crm(i + 1);
-        O* cci = v.cci.data();
-        S* cv = v.cv.data();
-        if (dense) {
-          const O row = static_cast<O>(i);
-          auto pos = start;
-          for (auto ka = v.arm(i); ka < v.arm(i + 1); ++ka) {
-            const auto k = v.aci(ka);
-            const S a = v.av(ka);
-            for (auto kb = v.brm(k); kb < v.brm(k + 1); ++kb) {
-              const O c = v.bci(kb);
-              const S prod = a * v.bv(kb);
-              if (keys[c] != row) {
-                keys[c] = row;
-                vals[c] = prod;
-                cci[pos++] = c;
-              } else {
-                vals[c] += prod;
-              }
-            }
+        // First use by this thread: clear its accumulator (first touch).
+        if (!ready(id)) {
+          if (dense)
+            std::memset(bits.data() + id * bits_stride, 0, nw * sizeof(std::uint64_t));
+          else
+            std::fill(keys.data() + id * keys_stride, keys.data() + id * keys_stride + per_thread,
+                      static_cast<O>(-1));
+          ready(id) = 1;
+        }
+        for (std::int64_t i = blocks[b]; i < blocks[b + 1]; ++i) {
+          const std::uint64_t pr = products(i);
+          std::int64_t count = 0;
+          if (pr == 0) {
+          } else if (compressed) {
+            std::uint64_t* my_bits = bits.data() + id * bits_stride;
+            std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw);
+            count = hw ? host_count_compressed_hw(arm, aci, cbrm, cbw, cbm, i, my_bits, touched, nw)
+                       : host_count_compressed(arm, aci, cbrm, cbw, cbm, i, my_bits, touched, nw);
+          } else if (dense) {
+            std::uint64_t* my_bits = bits.data() + id * bits_stride;
+            std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw);
+            count = host_count_bitset(arm, aci, brm, bci, i, my_bits, touched, nw);
+          } else {
+            const std::uint64_t cap = host_hash_capacity(std::min(pr, ncols));
+            count = host_count_hash(arm, aci, brm, bci, i, keys.data() + id * keys_stride, cap);
           }
-          if (sorted) std::sort(cci + start, cci + end);
-          for (auto q = start; q < end; ++q) cv[q] = vals[cci[q]];
-        } else {
-          std::uint64_t products = 0;
-          for (auto ka = v.arm(i); ka < v.arm(i + 1); ++ka) {
-            const auto k = v.aci(ka);
-            products += static_cast<std::uint64_t>(v.brm(k + 1) - v.brm(k));
-          }
-          const std::uint32_t cap = static_cast<std::uint32_t>(
-              spgemm_table_capacity(std::min<std::uint64_t>(products, ncols)));
-          const Acc h(keys, vals, cap);
-          for (auto ka = v.arm(i); ka < v.arm(i + 1); ++ka) {
-            const auto k = v.aci(ka);
-            const S a = v.av(ka);
-            for (auto kb = v.brm(k); kb < v.brm(k + 1); ++kb) h.accumulate(v.bci(kb), a * v.bv(kb));
-          }
-          auto pos = start;
-          for (std::uint32_t s = 0; s < cap; ++s)
-            if (keys[s] != Acc::empty_key) cci[pos++] = keys[s];
-          if (sorted) std::sort(cci + start, cci + end);
-          for (auto q = start; q < end; ++q) cv[q] = vals[h.find(cci[q])];
-          for (std::uint32_t s = 0; s < cap; ++s) h.clear(s);
+          counts(i + 1) = count;
         }
         token.release(id);
       });
+  space.fence();
+}
+
+/// Columns and values of C (row pointers from symbolic).
+template <class ExecSpace, class V, class F>
+void spgemm_host_numeric(const ExecSpace& space, const V& v, std::uint64_t ncols,
+                         const SpgemmHostPlan<F>& p, bool sorted) {
+  using O = typename decltype(v.cci)::non_const_value_type;
+  using S = typename decltype(v.cv)::non_const_value_type;
+  const std::int64_t nb = static_cast<std::int64_t>(p.blocks.size()) - 1;
+  if (nb <= 0) return;
+  const std::uint64_t nw = (ncols + 63) / 64;
+  const int T = p.num_threads;
+  const std::uint64_t hcap = p.dense ? 0 : p.hash_capacity;
+  const std::uint64_t ns = (nw + 63) / 64;
+  // Per thread: the bitset, its summary, the list of touched words (uint32).
+  const std::uint64_t bits_stride = p.dense ? host_stride<std::uint64_t>(nw + ns + nw / 2 + 1) : 0;
+  const std::uint64_t vals_stride = p.dense ? host_stride<S>(ncols) : 0;
+  const std::uint64_t keys_stride = host_stride<O>(hcap);
+  const std::uint64_t hvals_stride = host_stride<S>(hcap);
+  Kokkos::View<std::uint64_t*, Kokkos::HostSpace> bits(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_bits"), T * bits_stride);
+  Kokkos::View<S*, Kokkos::HostSpace> vals(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_values"), T * vals_stride);
+  Kokkos::View<O*, Kokkos::HostSpace> keys(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_keys"), T * keys_stride);
+  Kokkos::View<S*, Kokkos::HostSpace> hvals(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_hash_values"), T * hvals_stride);
+  const auto ready = host_flags(T);
+  Kokkos::Experimental::UniqueToken<ExecSpace> token(space);
+  const std::int64_t* blocks = p.blocks.data();
+  const bool dense = p.dense;
+  const F* arm = v.arm.data();
+  const F* brm = v.brm.data();
+  const F* crm = v.crm.data();
+  const O* aci = v.aci.data();
+  const O* bci = v.bci.data();
+  const S* av = v.av.data();
+  const S* bv = v.bv.data();
+  O* cci = v.cci.data();
+  S* cv = v.cv.data();
+  // Numeric walks B twice when compressed (values, then pairs): worth it only
+  // when the pairs are clearly fewer.
+  const bool compressed =
+      p.cb.used && p.cb.word.extent(0) * 100 <= host_numeric_compress_pct * v.bci.extent(0);
+  const F* cbrm = p.cb.row_map.data();
+  const std::uint32_t* cbw = p.cb.word.data();
+  const std::uint64_t* cbm = p.cb.mask.data();
+  Kokkos::parallel_for(
+      "spk::spgemm::host_numeric",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, nb)
+          .set_chunk_size(1),
+      [=](const std::int64_t b) {
+        const int id = token.acquire();
+        std::uint64_t* my_bits = bits.data() + id * bits_stride;
+        O* my_keys = keys.data() + id * keys_stride;
+        if (!ready(id)) {
+          if (dense) {
+            std::memset(my_bits, 0, (nw + ns) * sizeof(std::uint64_t));
+            std::fill(vals.data() + id * vals_stride, vals.data() + id * vals_stride + ncols, S(0));
+          }
+          std::fill(my_keys, my_keys + hcap, static_cast<O>(-1));
+          ready(id) = 1;
+        }
+        for (std::int64_t i = blocks[b]; i < blocks[b + 1]; ++i) {
+          const F start = crm[i], end = crm[i + 1];
+          const std::uint64_t u = static_cast<std::uint64_t>(end - start);
+          if (u == 0) continue;
+          if (!dense) {
+            host_numeric_hash(arm, aci, av, brm, bci, bv, i, start, cci, cv, my_keys,
+                              hvals.data() + id * hvals_stride, host_hash_capacity(u), sorted);
+          } else {
+            S* my_vals = vals.data() + id * vals_stride;
+            std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw + ns);
+            if (compressed)
+              host_numeric_dense<true>(arm, aci, av, brm, bci, bv, cbrm, cbw, cbm, i, start, cci,
+                                       cv, my_bits, my_bits + nw, touched, my_vals, ns);
+            else
+              host_numeric_dense<false>(arm, aci, av, brm, bci, bv, cbrm, cbw, cbm, i, start, cci,
+                                        cv, my_bits, my_bits + nw, touched, my_vals, ns);
+          }
+        }
+        token.release(id);
+      });
+  space.fence();
 }
 
 }  // namespace spk::Impl
