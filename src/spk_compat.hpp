@@ -4,6 +4,7 @@
 #pragma once
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <spk_config.hpp>
 #include <vector>
 
@@ -42,11 +43,25 @@ inline constexpr bool is_host_space_v =
 /// n execution space instances whose work may overlap: separate CUDA
 /// streams with Kokkos 4 on devices, the given instance n times otherwise
 /// (Kokkos 3.4 has no partition_space; on hosts it would split the threads).
+/// Creating instances costs allocations and synchronisations, so the
+/// streams are made once per process and released at Kokkos::finalize.
 template <class ExecSpace>
 std::vector<ExecSpace> concurrent_instances(const ExecSpace& space, int n) {
 #if SPK_KOKKOS_4
-  if constexpr (!is_host_space_v<ExecSpace>)
-    if (n > 1) return Kokkos::Experimental::partition_space(space, std::vector<int>(n, 1));
+  if constexpr (!is_host_space_v<ExecSpace>) {
+    if (n > 1) {
+      static std::vector<ExecSpace>* pool = nullptr;
+      if (!pool) {
+        pool = new std::vector<ExecSpace>(
+            Kokkos::Experimental::partition_space(space, std::vector<int>(4, 1)));
+        Kokkos::push_finalize_hook([]() {
+          delete pool;
+          pool = nullptr;
+        });
+      }
+      return std::vector<ExecSpace>(pool->begin(), pool->begin() + std::min<int>(n, 4));
+    }
+  }
 #endif
   return std::vector<ExecSpace>(n > 0 ? n : 1, space);
 }

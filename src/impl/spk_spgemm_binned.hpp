@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <impl/spk_spgemm_common.hpp>
 #include <spk_error.hpp>
 #include <spk_spgemm_handle.hpp>
@@ -72,9 +71,6 @@ SpgemmBinnedTuning spgemm_binned_tuning(const ExecSpace& space, const SpgemmOpti
     // Short rows, one per thread: no idle lanes, no lane synchronisation.
     t.max_thread_log2 = 5;
     t.max_thread_log2_sym = 6;
-    if (const char* e = std::getenv("SPK_SPGEMM_THREAD_LOG2")) t.max_thread_log2 = std::atoi(e);
-    if (const char* e = std::getenv("SPK_SPGEMM_SYM_THREAD_LOG2"))
-      t.max_thread_log2_sym = std::atoi(e);
     t.concurrency = Impl::concurrency(space);
   }
   t.scratch = scratch;
