@@ -111,9 +111,13 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
   plan.a_nnz = static_cast<std::uint64_t>(A.nnz());
   plan.b_nnz = static_cast<std::uint64_t>(B.nnz());
 
-  Kokkos::View<std::uint64_t*, Dev> products(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::products"), m);
-  Kokkos::View<std::int64_t*, Dev> counts("spk::spgemm::row_counts", m + 1);
+  // One allocation for the temporaries: products per row, then the column
+  // counts (counts(i + 1) for row i; BinnedHash's analysis writes the zeros).
+  Kokkos::View<std::uint64_t*, Dev> work(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::work"), 2 * m + 1);
+  const auto products = Kokkos::subview(work, std::make_pair(std::int64_t(0), m));
+  const auto counts = Kokkos::subview(work, std::make_pair(m, 2 * m + 1));
+  if (algo != SpgemmAlgorithm::BinnedHash) Kokkos::deep_copy(space, counts, 0);
   CsrMatrix<S, O, F, Dev> none;  // C's arrays are not needed yet
   const auto v = Impl::spgemm_views<ExecSpace>(A, B, none);
   std::vector<Impl::SpgemmBin> bins;
@@ -129,8 +133,9 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
     const bool b_is_a = B.row_map().data() == A.row_map().data() &&
                         B.col_idx().data() == A.col_idx().data() && B.num_rows() == m &&
                         static_cast<std::int64_t>(B.num_cols()) == k;
-    const auto stats = Impl::spgemm_analyze(
-        space, v, m, k, ncols, opt.validate_inputs && fused_validation, !b_is_a, bin_of, products);
+    const auto stats =
+        Impl::spgemm_analyze(space, v, m, k, ncols, opt.validate_inputs && fused_validation,
+                             !b_is_a, bin_of, products, counts);
     if (stats.bad_a != INT64_MAX || stats.bad_b != INT64_MAX) {
       validate(space, A);  // throw, naming the row and entry
       validate(space, B);
@@ -227,7 +232,7 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
   Kokkos::parallel_scan(
       "spk::spgemm::row_map", Kokkos::RangePolicy<ExecSpace>(space, 0, m + 1),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum, const bool final) {
-        sum += counts(i);
+        sum += i > 0 ? static_cast<std::int64_t>(counts(i)) : 0;
         if (final) row_map(i) = static_cast<F>(sum);
       },
       nnz_c);
@@ -240,7 +245,6 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
            typename CMat::values_type(
                Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.values"), nnz_c));
   plan.row_map_c = row_map;
-  space.fence();
   mark("symbolic.allocate_c");
   handle.set_result(algo, total, max_row, static_cast<std::uint64_t>(nnz_c), std::move(bins),
                     slab_bytes);

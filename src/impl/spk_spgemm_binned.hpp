@@ -142,12 +142,13 @@ struct SpgemmRowStats {
 };
 
 /// One pass over A's rows (and B's when validating): products per row into
-/// `products`, rows per bin, total and largest row, and the first row of A
-/// and of B whose pointers or columns are invalid.  One synchronisation.
-template <class ExecSpace, class V, class Products>
+/// `products` (and a zero count for rows without products), rows per bin, total and largest row,
+/// and the first row of A and of B whose pointers or columns are invalid.  One synchronisation.
+template <class ExecSpace, class V, class Products, class Counts>
 SpgemmRowStats spgemm_analyze(const ExecSpace& space, const V& v, std::int64_t m, std::int64_t k,
                               std::uint64_t ncols, bool validate, bool validate_b,
-                              const SpgemmBinOf& bin_of, const Products& products) {
+                              const SpgemmBinOf& bin_of, const Products& products,
+                              const Counts& counts) {
   SpgemmRowStats stats;
   const std::int64_t range = validate && validate_b ? m + k : m;
   if (range == 0) return stats;
@@ -169,6 +170,7 @@ SpgemmRowStats spgemm_analyze(const ExecSpace& space, const V& v, std::int64_t m
             if (!ok) {
               if (r < s.bad_a) s.bad_a = r;
               products(r) = 0;
+              counts(r + 1) = 0;
               return;
             }
           }
@@ -178,6 +180,7 @@ SpgemmRowStats spgemm_analyze(const ExecSpace& space, const V& v, std::int64_t m
             p += static_cast<std::uint64_t>(v.brm(c + 1) - v.brm(c));
           }
           products(r) = p;
+          if (p == 0) counts(r + 1) = 0;  // rows in no bin: nothing else writes theirs
           s.products += p;
           if (p > s.max_products) s.max_products = p;
           const int bin = bin_of(p);
