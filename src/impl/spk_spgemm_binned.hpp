@@ -409,17 +409,27 @@ struct LaneRowScratch {
            8;
   }
   KOKKOS_INLINE_FUNCTION static std::size_t round8(std::size_t b) { return (b + 7) / 8 * 8; }
-  KOKKOS_INLINE_FUNCTION static void carve(char* base, std::uint32_t cap, int lanes, bool values,
-                                           O*& keys, S*& vals, O*& kbuf, F*& b0, F*& b1,
-                                           int*& counter) {
-    keys = reinterpret_cast<O*>(base);
-    vals = values ? reinterpret_cast<S*>(base + HashAccumulator<O, S>::keys_bytes(cap)) : nullptr;
+  /// A row's pieces of scratch and its lane group.
+  template <class Member>
+  struct Row {
+    StagedLaneGroup<Member, F> g;
+    O* keys;
+    S* vals;  // numeric only
+    O* kbuf;  // numeric only
+    int* counter;
+  };
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION static Row<Member> row(const Member& member, char* base, std::uint32_t cap,
+                                                int lanes, bool values) {
+    O* keys = reinterpret_cast<O*>(base);
+    S* vals =
+        values ? reinterpret_cast<S*>(base + HashAccumulator<O, S>::keys_bytes(cap)) : nullptr;
     char* p = base + round8(HashAccumulator<O, S>::bytes(cap, values));
-    kbuf = values ? reinterpret_cast<O*>(p) : nullptr;
+    O* kbuf = values ? reinterpret_cast<O*>(p) : nullptr;
     if (values) p += round8(cap * sizeof(O));
-    b0 = reinterpret_cast<F*>(p);
-    b1 = b0 + lanes;
-    counter = reinterpret_cast<int*>(p + round8(2 * lanes * sizeof(F)));
+    F* b0 = reinterpret_cast<F*>(p);
+    int* counter = reinterpret_cast<int*>(p + round8(2 * lanes * sizeof(F)));
+    return {{{member}, b0, b0 + lanes, lanes}, keys, vals, kbuf, counter};
   }
 };
 
@@ -526,14 +536,9 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
             char* base = static_cast<char*>(member.team_scratch(0).get_shmem(T * bytes));
             const std::int64_t r = std::int64_t(member.league_rank()) * T + member.team_rank();
             if (r >= nr) return;
-            O *keys, *kbuf;
-            S* vals;
-            F *b0, *b1;
-            int* counter;
-            Scratch::carve(base + member.team_rank() * bytes, cap, V_, false, keys, vals, kbuf, b0,
-                           b1, counter);
-            const StagedLaneGroup<Member, F> g{{member}, b0, b1, V_};
-            spgemm_symbolic_row(g, v, perm(begin + r), keys, cap, counts);
+            const auto row =
+                Scratch::row(member, base + member.team_rank() * bytes, cap, V_, false);
+            spgemm_symbolic_row(row.g, v, perm(begin + r), row.keys, cap, counts);
           });
     } else if (bin.group == 1) {
       const std::uint32_t cap = 1u << bin.log2_capacity;
@@ -664,24 +669,30 @@ KOKKOS_INLINE_FUNCTION void spgemm_numeric_row(const Group& g, const V& v, std::
   });
 }
 
-/// Writes the columns set in a bitmap (and their values from the dense slab,
-/// which it zeroes) to cci/cv in increasing order: each thread takes a
-/// contiguous chunk of words, its lanes count and then scan them; part[]
-/// holds a count per thread.  Vector ranges start at 0 (Kokkos 4.6's CUDA
-/// vector scan ignores a range's start).
-template <class Member, class O, class S>
-KOKKOS_INLINE_FUNCTION void spgemm_bitmap_extract(const Member& member, const std::uint32_t* bits,
-                                                  std::uint32_t words, S* vals, O* cci, S* cv,
-                                                  long long* part) {
+/// Ordered compaction by a team over `units` items: count(u) is how many
+/// outputs item u makes, emit(u, pos) writes them from position pos on, in
+/// item order.  Each thread takes a contiguous chunk of items; its lanes count
+/// them, part[] (a count per thread) is scanned, then the lanes scan their
+/// chunk again and emit.  Vector ranges start at 0 (Kokkos 4.6's CUDA vector
+/// scan ignores a range's start).
+template <class Member, class Count, class Emit>
+KOKKOS_INLINE_FUNCTION void spgemm_team_ordered(const Member& member, std::uint64_t units,
+                                                long long* part, const Count& count,
+                                                const Emit& emit) {
   const int T = member.team_size();
-  const std::uint32_t chunk = (words + T - 1) / T;
+  const std::uint64_t chunk = (units + T - 1) / T;
+  auto range = [&](const int t, std::uint64_t& u0) {
+    u0 = t * chunk;
+    const std::uint64_t u1 = u0 + chunk < units ? u0 + chunk : units;
+    return u0 < u1 ? static_cast<int>(u1 - u0) : 0;
+  };
   Kokkos::parallel_for(Kokkos::TeamThreadRange(member, T), [&](const int t) {
-    const std::uint32_t w0 = t * chunk, w1 = w0 + chunk < words ? w0 + chunk : words;
-    const int len = w0 < w1 ? static_cast<int>(w1 - w0) : 0;
+    std::uint64_t u0;
+    const int len = range(t, u0);
     long long k = 0;
     Kokkos::parallel_reduce(
         Kokkos::ThreadVectorRange(member, len),
-        [&](const int q, long long& sum) { sum += spgemm_popcount(bits[w0 + q]); }, k);
+        [&](const int q, long long& sum) { sum += count(u0 + q); }, k);
     Kokkos::single(Kokkos::PerThread(member), [&]() { part[t] = k; });
   });
   member.team_barrier();
@@ -695,73 +706,49 @@ KOKKOS_INLINE_FUNCTION void spgemm_bitmap_extract(const Member& member, const st
   });
   member.team_barrier();
   Kokkos::parallel_for(Kokkos::TeamThreadRange(member, T), [&](const int t) {
-    const std::uint32_t w0 = t * chunk, w1 = w0 + chunk < words ? w0 + chunk : words;
-    const int len = w0 < w1 ? static_cast<int>(w1 - w0) : 0;
+    std::uint64_t u0;
+    const int len = range(t, u0);
     const long long base = part[t];
     Kokkos::parallel_scan(Kokkos::ThreadVectorRange(member, len),
                           [&](const int q, long long& pos, const bool final) {
-                            std::uint32_t x = bits[w0 + q];
-                            if (final) {
-                              long long p = base + pos;
-                              while (x) {
-                                const int b = spgemm_popcount((x & (0u - x)) - 1);
-                                const std::uint64_t c = std::uint64_t(w0 + q) * 32 + b;
-                                cci[p] = static_cast<O>(c);
-                                cv[p] = vals[c];
-                                vals[c] = S(0);
-                                ++p;
-                                x &= x - 1;
-                              }
-                            }
-                            pos += spgemm_popcount(bits[w0 + q]);
+                            const long long n = count(u0 + q);
+                            if (final && n > 0) emit(u0 + q, base + pos);
+                            pos += n;
                           });
   });
 }
 
+/// Writes the columns set in a bitmap (and their values from the dense slab,
+/// which it zeroes) to cci/cv in increasing order.
+template <class Member, class O, class S>
+KOKKOS_INLINE_FUNCTION void spgemm_bitmap_extract(const Member& member, const std::uint32_t* bits,
+                                                  std::uint32_t words, S* vals, O* cci, S* cv,
+                                                  long long* part) {
+  spgemm_team_ordered(
+      member, words, part, [&](const std::uint64_t w) { return spgemm_popcount(bits[w]); },
+      [&](const std::uint64_t w, long long p) {
+        for (std::uint32_t x = bits[w]; x; x &= x - 1, ++p) {
+          const std::uint64_t c = w * 32 + spgemm_popcount((x & (0u - x)) - 1);
+          cci[p] = static_cast<O>(c);
+          cv[p] = vals[c];
+          vals[c] = S(0);
+        }
+      });
+}
+
 /// Writes the columns of a dense slab marked with `row` to cci/cv in
-/// increasing order (zeroing their values): each thread takes a contiguous
-/// chunk of columns, its lanes scan it; part[] holds a count per thread.
+/// increasing order (zeroing their values).
 template <class Member, class O, class S>
 KOKKOS_INLINE_FUNCTION void spgemm_ordered_extract(const Member& member, const O* keys, S* vals,
                                                    O row, std::uint64_t ncols, O* cci, S* cv,
                                                    long long* part) {
-  const int T = member.team_size();
-  const std::uint64_t chunk = (ncols + T - 1) / T;
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, T), [&](const int t) {
-    const std::uint64_t c0 = t * chunk, c1 = c0 + chunk < ncols ? c0 + chunk : ncols;
-    const int len = c0 < c1 ? static_cast<int>(c1 - c0) : 0;
-    long long k = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::ThreadVectorRange(member, len),
-        [&](const int q, long long& sum) { sum += keys[c0 + q] == row ? 1 : 0; }, k);
-    Kokkos::single(Kokkos::PerThread(member), [&]() { part[t] = k; });
-  });
-  member.team_barrier();
-  Kokkos::single(Kokkos::PerTeam(member), [&]() {
-    long long sum = 0;
-    for (int t = 0; t < T; ++t) {
-      const long long k = part[t];
-      part[t] = sum;
-      sum += k;
-    }
-  });
-  member.team_barrier();
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(member, T), [&](const int t) {
-    const std::uint64_t c0 = t * chunk, c1 = c0 + chunk < ncols ? c0 + chunk : ncols;
-    const int len = c0 < c1 ? static_cast<int>(c1 - c0) : 0;
-    const long long base = part[t];
-    Kokkos::parallel_scan(Kokkos::ThreadVectorRange(member, len),
-                          [&](const int q, long long& pos, const bool final) {
-                            const std::uint64_t c = c0 + q;
-                            const bool hit = keys[c] == row;
-                            if (final && hit) {
-                              cci[base + pos] = static_cast<O>(c);
-                              cv[base + pos] = vals[c];
-                              vals[c] = S(0);
-                            }
-                            pos += hit ? 1 : 0;
-                          });
-  });
+  spgemm_team_ordered(
+      member, ncols, part, [&](const std::uint64_t c) { return keys[c] == row ? 1 : 0; },
+      [&](const std::uint64_t c, const long long p) {
+        cci[p] = static_cast<O>(c);
+        cv[p] = vals[c];
+        vals[c] = S(0);
+      });
 }
 
 template <class ExecSpace, class V, class Perm>
@@ -853,14 +840,9 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
             char* base = static_cast<char*>(member.team_scratch(0).get_shmem(T * bytes));
             const std::int64_t r = std::int64_t(member.league_rank()) * T + member.team_rank();
             if (r >= nr) return;
-            O *keys, *kbuf;
-            S* vals;
-            F *b0, *b1;
-            int* counter;
-            Scratch::carve(base + member.team_rank() * bytes, cap, V_, true, keys, vals, kbuf, b0,
-                           b1, counter);
-            const StagedLaneGroup<Member, F> g{{member}, b0, b1, V_};
-            spgemm_numeric_row(g, v, perm(begin + r), keys, vals, kbuf, counter, cap, sorted);
+            const auto row = Scratch::row(member, base + member.team_rank() * bytes, cap, V_, true);
+            spgemm_numeric_row(row.g, v, perm(begin + r), row.keys, row.vals, row.kbuf, row.counter,
+                               cap, sorted);
           });
     } else if (bin.group == 1) {
       // Table, key buffer, counter, the balanced group's list.
