@@ -103,10 +103,26 @@ void run_matrix(const Space& space, const spk::perf::Options& opt, spk::perf::Re
   const bool petsc = !opt.extra.count("petsc") || opt.extra.at("petsc") != "0";
   (void)petsc;
 
-  spk::CsrMatrix<S, O, F, spk::HostDevice> G;
-  if (me == 0) G = spk::load_csr<S, O, F>(spec);
-  DM A = DM::scatter(comm, G, part);
-  G = {};
+  DM A;
+  if (spec.rfind("local:", 0) == 0) {
+    // local:poisson2d:N / local:poisson3d:N: every rank generates its own
+    // rows (balanced by rows) where they live: sizes no single host could
+    // build and scatter, for weak scaling.
+    const std::string g = spec.substr(6);
+    const int dims = g.rfind("poisson2d:", 0) == 0 ? 2 : g.rfind("poisson3d:", 0) == 0 ? 3 : 0;
+    SPK_REQUIRE(dims > 0, spk::Error, "perf_dist: local: takes poisson2d:N or poisson3d:N, not '",
+                g, "'");
+    const long long n = std::stoll(g.substr(10));
+    const long long rows = dims == 2 ? n * n : n * n * n;
+    const auto layout = dist::RowLayout::balanced(comm, rows);
+    A = DM(layout, layout,
+           spk::Impl::stencil<S, O, F>(g, n, dims, layout.begin(),
+                                       layout.begin() + layout.local_size()));
+  } else {
+    spk::CsrMatrix<S, O, F, spk::HostDevice> G;
+    if (me == 0) G = spk::load_csr<S, O, F>(spec);
+    A = DM::scatter(comm, G, part);
+  }
   const std::string name = spk::matrix_display_name(spec);
   const Balance bal = balance(A);
   const std::string impl = "spk np=" + std::to_string(np);

@@ -72,20 +72,34 @@ void check_generated_size(const std::string& spec, long long rows, long long col
 }
 
 template <class S, class O, class F>
-CsrMatrix<S, O, F, HostDevice> stencil(const std::string& spec, long long n, int dims) {
-  const long long rows = dims == 2 ? n * n : n * n * n;
-  const long long nnz = dims == 2 ? 5 * rows - 4 * n : 7 * rows - 6 * n * n;
-  check_generated_size<O, F>(spec, rows, rows, std::max(0LL, nnz));
-  CsrMatrix<S, O, F, HostDevice> A(spec, static_cast<O>(rows), static_cast<O>(rows),
-                                   static_cast<F>(std::max(0LL, nnz)));
+CsrMatrix<S, O, F, HostDevice> stencil(const std::string& spec, long long n, int dims,
+                                       long long r0 = 0, long long r1 = -1) {
+  // Rows [r0, r1) of the matrix (all of it by default), with global columns:
+  // a distributed run can generate each rank's rows where they live.
+  const long long all = dims == 2 ? n * n : n * n * n;
+  if (r1 < 0) r1 = all;
+  const long long rows = r1 - r0;
+  const long long nn = n * n;
+  long long nnz = std::max(0LL, dims == 2 ? 5 * all - 4 * n : 7 * all - 6 * nn);
+  if (rows != all) {  // a block of rows: count its entries
+    check_generated_size<O, F>(spec, rows, all, 0);
+    nnz = 0;
+    for (long long r = r0; r < r1; ++r) {
+      const long long x = r % n, y = (r / n) % n, z = r / nn;
+      nnz += 1 + (x > 0) + (x + 1 < n) + (y > 0) + (y + 1 < n) +
+             (dims == 3 ? (z > 0) + (z + 1 < n) : 0);
+    }
+  }
+  check_generated_size<O, F>(spec, rows, all, nnz);
+  CsrMatrix<S, O, F, HostDevice> A(spec, static_cast<O>(rows), static_cast<O>(all),
+                                   static_cast<F>(nnz));
   auto rm = A.row_map();
   auto ci = A.col_idx();
   auto va = A.values();
   F k = 0;
   const S diag = dims == 2 ? S(4) : S(6);
-  const long long nn = n * n;
-  for (long long r = 0; r < rows; ++r) {
-    rm(r) = k;
+  for (long long r = r0; r < r1; ++r) {
+    rm(r - r0) = k;
     const long long x = r % n, y = (r / n) % n, z = r / nn;
     auto put = [&](long long c, S v) {
       ci(k) = static_cast<O>(c);
