@@ -3,7 +3,7 @@
 # 1, 2, 4 GPUs (one rank per GPU) for ~1e6-row matrices and the largest real
 # matrix, and single-GPU spk / cuSPARSE in the same job.
 set -uo pipefail
-D=.carry/i6
+D=${D:-.carry/i6}  # perf_dist, perf_spgemm (CUDA builds) and G3_circuit.mtx.gz
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 export OMP_NUM_THREADS=4 OMP_PROC_BIND=false LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
