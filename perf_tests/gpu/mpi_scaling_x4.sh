@@ -8,11 +8,7 @@ set -uo pipefail
 BIN=${BIN:-.carry/mpi2}
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export OMP_NUM_THREADS=4 OMP_PROC_BIND=false LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-MPI="mpirun --allow-run-as-root --oversubscribe --bind-to none -x OMP_NUM_THREADS -x OMP_PROC_BIND -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH"
-MAP=--kokkos-map-device-id-by=mpi_rank
+source "$(dirname "$0")/mpi_env.sh"
 nvidia-smi -L | tee "$OUT/env.txt"
 run() {  # name np matrix args...
   local name=$1 np=$2 matrix=$3

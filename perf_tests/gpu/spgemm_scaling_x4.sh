@@ -4,11 +4,7 @@
 # matrix, and single-GPU spk / cuSPARSE in the same job.
 set -uo pipefail
 D=${D:-.carry/i6}  # perf_dist, perf_spgemm (CUDA builds) and G3_circuit.mtx.gz
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export OMP_NUM_THREADS=4 OMP_PROC_BIND=false LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-MPI="mpirun --allow-run-as-root --oversubscribe --bind-to none -x OMP_NUM_THREADS -x OMP_PROC_BIND -x NCCL_NVLS_ENABLE -x LD_LIBRARY_PATH"
-MAP=--kokkos-map-device-id-by=mpi_rank
+source "$(dirname "$0")/mpi_env.sh"
 nvidia-smi -L | tee "$OUT/env.txt"
 M="poisson3d:100 random:1000000:1000000:8 $D/G3_circuit.mtx.gz"
 CUDA_VISIBLE_DEVICES=0 timeout 120 $D/perf_spgemm --space cuda --no-baselines --json "$OUT/single_gpu.json" $M 2>&1 |
