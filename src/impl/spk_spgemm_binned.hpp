@@ -433,6 +433,27 @@ struct LaneRowScratch {
   }
 };
 
+/// The execution space instances the kernels of the bins run on, round
+/// robin: bins are independent, so their kernels may overlap on separate
+/// streams (small bins alone would leave most of a GPU idle).  Work already
+/// queued on `space` is finished first; wait() finishes all of theirs.
+template <class ExecSpace>
+class SpgemmBinStreams {
+ public:
+  SpgemmBinStreams(const ExecSpace& space, std::size_t bins)
+      : spaces_(concurrent_instances(space, static_cast<int>(std::min<std::size_t>(4, bins)))) {
+    space.fence();
+  }
+  const ExecSpace& next() { return spaces_[next_++ % spaces_.size()]; }
+  void wait() const {
+    for (const auto& x : spaces_) x.fence();
+  }
+
+ private:
+  std::vector<ExecSpace> spaces_;
+  std::size_t next_ = 0;
+};
+
 // ---- symbolic ---------------------------------------------------------------
 
 /// Counts the distinct columns of row i on a scratch table of cap slots.
@@ -486,13 +507,9 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
   using Scratch = LaneRowScratch<O, S, F>;
   using Balanced = BalancedTeamGroup<Member, F>;
   const int V_ = t.vector_length;
-  // Bins are independent: their kernels may overlap on separate streams
-  // (small bins alone would leave most of a GPU idle).
-  space.fence();
-  const auto spaces = concurrent_instances(space, std::min<int>(4, static_cast<int>(bins.size())));
-  int launched = 0;
+  SpgemmBinStreams<ExecSpace> streams(space, bins.size());
   for (const SpgemmBin& bin : bins) {
-    const ExecSpace& sp = spaces[launched++ % spaces.size()];
+    const ExecSpace& sp = streams.next();
     const std::int64_t begin = bin.begin, nr = bin.end - bin.begin;
     if (bin.group == 3 || (bin.group == 0 && bin.log2_capacity <= t.max_thread_log2_sym)) {
       // One row per thread, tables interleaved (slot s of thread t at
@@ -631,7 +648,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
           });
     }
   }
-  for (const auto& x : spaces) x.fence();
+  streams.wait();
 }
 
 // ---- numeric ----------------------------------------------------------------
@@ -765,13 +782,9 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
   using Scratch = LaneRowScratch<O, S, F>;
   using Balanced = BalancedTeamGroup<Member, F>;
   const int V_ = t.vector_length;
-  // Bins are independent: their kernels may overlap on separate streams
-  // (small bins alone would leave most of a GPU idle).
-  space.fence();
-  const auto spaces = concurrent_instances(space, std::min<int>(4, static_cast<int>(bins.size())));
-  int launched = 0;
+  SpgemmBinStreams<ExecSpace> streams(space, bins.size());
   for (const SpgemmBin& bin : bins) {
-    const ExecSpace& sp = spaces[launched++ % spaces.size()];
+    const ExecSpace& sp = streams.next();
     const std::int64_t begin = bin.begin, nr = bin.end - bin.begin;
     if (bin.group == 3) {
       // One row per thread on interleaved tables (see symbolic): sum, compact
@@ -992,7 +1005,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
           });
     }
   }
-  for (const auto& x : spaces) x.fence();
+  streams.wait();
 }
 
 }  // namespace spk::Impl
