@@ -9,8 +9,10 @@
 //
 // Times are the maximum over ranks of each repeat (a barrier before each),
 // median over repeats.  Phase times are means over the repeats, maximum
-// over ranks.  Bytes for SpMV: matrix (values, column indices, row
-// pointers) + x + y, once; bytes sent: all ranks' halo messages.
+// over ranks (SpGEMM: fetch_ms / local_ms / assemble_ms split the whole
+// product, numeric_* the numeric-only reuse; gather_to_rank0_ms is one
+// gather of C to rank 0's host, not in the total).  Bytes for SpMV: matrix (values, column indices,
+// row pointers) + x + y, once; bytes sent: all ranks' halo messages.
 #include <mpi.h>
 
 #include <spk_dist.hpp>
@@ -206,10 +208,14 @@ void run_matrix(const Space& space, const spk::perf::Options& opt, spk::perf::Re
   if ((op == "spgemm" || op == "both") && A.num_rows() == A.num_cols()) {
     dist::DistSpgemmHandle<S, O, F, Dev> h;
     DM C;
+    dist::SpgemmTimes full;  // phases of the whole products, summed over calls
     const double full_ms = dist_median_ms(comm, opt.warmup, opt.repeat, [&] {
       h = dist::DistSpgemmHandle<S, O, F, Dev>();
       C = dist::spgemm_symbolic(space, h, A, A);
       dist::spgemm_numeric(space, h, A, A, C);
+      full.fetch += h.times.fetch;
+      full.local += h.times.local;
+      full.assemble += h.times.assemble;
     });
     h.times = dist::SpgemmTimes();
     const double num_ms = dist_median_ms(comm, opt.warmup, opt.repeat,
@@ -217,6 +223,14 @@ void run_matrix(const Space& space, const spk::perf::Options& opt, spk::perf::Re
     const int calls = opt.warmup + opt.repeat;
     auto phase = [&](double s) { return dist::Impl::allreduce_max(comm, 1e3 * s / calls); };
     const double products = dist::Impl::allreduce_sum(comm, double(h.local_.products));
+    // Gathering C to rank 0's host memory (once; not part of the product).
+    MPI_Barrier(comm);
+    const auto g0 = std::chrono::steady_clock::now();
+    const auto Cg = C.gather(0);
+    (void)Cg;
+    const double gather_ms = dist::Impl::allreduce_max(
+        comm,
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - g0).count());
     spk::perf::Record r;
     r.op = "dist_spgemm";
     r.matrix = name + "^2";
@@ -229,6 +243,10 @@ void run_matrix(const Space& space, const spk::perf::Options& opt, spk::perf::Re
     r.gflops = 2.0 * products / (full_ms * 1e6);
     r.numbers = {
         {"ranks", double(np)},
+        {"fetch_ms", phase(full.fetch)},
+        {"local_ms", phase(full.local)},
+        {"assemble_ms", phase(full.assemble)},
+        {"gather_to_rank0_ms", gather_ms},
         {"numeric_ms", num_ms},
         {"numeric_fetch_ms", phase(h.times.fetch)},
         {"numeric_local_ms", phase(h.times.local)},

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <impl/spk_dist_local_ops.hpp>
+#include <impl/spk_dist_split.hpp>
 #include <spk_dist_csr_matrix.hpp>
 #include <spk_dist_spmv.hpp>
 
@@ -252,21 +253,12 @@ DistCsrMatrix<S, O, F, D> spgemm_symbolic(const ExecSpace& space, DistSpgemmHand
   h.c_loc_ = Impl::local_spgemm_symbolic(space, h.local_, h.a_comb_, h.b_ext_);
   h.times.local += Impl::seconds_since(t);
 
-  // 5. C's blocks: split the pattern by B's column layout (on the host,
-  // once), remembering where each entry goes for numeric.
+  // 5. C's blocks: split the pattern by B's column layout where it lives,
+  // remembering where each entry goes for numeric.
   t = Impl::now();
-  auto ch = create_mirror_view_and_copy_host(h.c_loc_);
-  Kokkos::View<S*, Kokkos::HostSpace> zeros("spk::dist::zeros", ch.nnz());
-  auto split = Impl::split_columns<S, O, F>(ch.num_rows(), B.num_cols(), ch.row_map(), ch.col_idx(),
-                                            zeros, B.col_layout().begin(), B.col_layout().end(),
-                                            A.row_layout().rank());
-  Kokkos::View<long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> dest_h(split.dest.data(),
-                                                                              split.dest.size());
-  // A real copy: on host spaces create_mirror_view_and_copy would alias
-  // split.dest, which dies with this scope.
-  h.c_dest_ = Kokkos::View<long long*, Dev>(
-      Kokkos::ViewAllocateWithoutInitializing("spk::dist::c_dest"), dest_h.extent(0));
-  Kokkos::deep_copy(h.c_dest_, dest_h);
+  auto split = Impl::split_columns_device(space, h.c_loc_, B.num_cols(), B.col_layout().begin(),
+                                          B.col_layout().end());
+  h.c_dest_ = split.dest;
   DistCsrMatrix<S, O, F, D> C(A.row_layout(), B.col_layout(), split.local, split.ghost,
                               split.ghost_gids);
   h.times.assemble += Impl::seconds_since(t);
