@@ -129,10 +129,19 @@ void check_spgemm(const HostCsr& A, const HostCsr& B, const spk::dist::RowLayout
   EXPECT_EQ(dC.row_layout(), arl) << what;
   EXPECT_EQ(dC.col_layout(), bcl) << what;
   auto C = dC.gather();
-  if (rank() == 0) {
-    auto ref = reference_spgemm(A, B);
-    spk_test::expect_csr_equal(C, ref, 1e-12, what);
-  }
+  const auto ref = rank() == 0 ? reference_spgemm(A, B) : HostCsr();
+  if (rank() == 0) spk_test::expect_csr_equal(C, ref, 1e-12, what);
+  // The one-call product (values fetched with the columns, one local
+  // product), then numeric reuse on its handle.
+  spk::dist::DistSpgemmHandle<double, int, int, Device> h1;
+  auto dC1 = spk::dist::spgemm(Space(), h1, dA, dB);
+  auto C1 = dC1.gather();
+  if (rank() == 0) spk_test::expect_csr_equal(C1, ref, 1e-12, what + " (one call)");
+  spk_test::poison(dC1.local_block().values());
+  spk_test::poison(dC1.ghost_block().values());
+  spk::dist::spgemm_numeric(Space(), h1, dA, dB, dC1);
+  auto C2 = dC1.gather();
+  if (rank() == 0) spk_test::expect_csr_equal(C2, ref, 1e-12, what + " (one call, numeric)");
 }
 
 }  // namespace
