@@ -186,10 +186,17 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
                     " distinct columns at most needs a table of more than 2^32 entries");
         per_slab = lp.slab_capacity * entry;
       }
+      // Sorted DenseMarker rows also keep a bitmap of the row's columns per
+      // slab (the row comes out of it in order, with no sort).
+      if (lp.kind == Impl::SpgemmLongRows::DenseMarker) per_slab += bitmap_bytes;
       const std::int64_t by_budget = std::max<std::int64_t>(1, budget / per_slab);
       lp.num_slabs =
           static_cast<int>(std::min<std::int64_t>({by_budget, t.max_slabs, g.end - g.begin}));
       slab_bytes = lp.num_slabs * per_slab;
+      lp.num_symbolic_slabs = lp.num_slabs;
+      if (lp.kind == Impl::SpgemmLongRows::DenseMarker)
+        lp.num_symbolic_slabs = static_cast<int>(std::min<std::int64_t>(
+            {std::max<std::int64_t>(1, budget / bitmap_bytes), t.max_slabs, g.end - g.begin}));
     }
     // 3. Distinct columns per row into counts(i + 1).
     if (total > 0)

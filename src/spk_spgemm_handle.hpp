@@ -70,6 +70,9 @@ struct SpgemmLongRowPlan {
   SpgemmLongRows kind = SpgemmLongRows::None;
   std::uint64_t slab_capacity = 0;  ///< entries per slab
   int num_slabs = 0;
+  /// DenseMarker's symbolic needs only a bitmap of B's columns per slab, so
+  /// more of them fit the same budget (more rows at once).
+  int num_symbolic_slabs = 0;
 };
 
 }  // namespace Impl
