@@ -33,7 +33,8 @@ struct SpgemmOptions {
   /// would be larger go to global-memory slabs.  0: the backend's limit.
   std::size_t max_scratch_bytes = 0;
   /// Global memory allowed for the slabs of long rows (and the per-thread
-  /// accumulators of ThreadDense).  0: 512 MiB.
+  /// accumulators of ThreadDense).  0: BinnedHash 6 bytes per product of
+  /// the long rows, between 16 MiB and 4 GiB; ThreadDense 512 MiB.
   std::size_t slab_budget_bytes = 0;
   /// Threads per team of the BinnedHash team kernels.  0: backend default.
   int team_size = 0;
