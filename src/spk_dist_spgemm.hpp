@@ -52,61 +52,36 @@ class DistSpgemmHandle {
 
 namespace Impl {
 
-/// B's local rows with global column indices (local block first, then ghost
-/// block, per row) written at row_map `rm` into cols / vals (either may be
-/// empty to skip it).
+/// M's local and ghost blocks side by side, per row (local entries first),
+/// written at row_map `rm` into cols / vals (either may be empty to skip
+/// it).  Columns numbered globally (B's rows: owned column c is
+/// col_begin + c, ghost j is ghost_gids[j]) or combined (A for the local
+/// product: owned columns first, ghost j after them, the numbering of the
+/// rows of B_ext).
 template <class ExecSpace, class S, class O, class F, class D, class RM, class C, class V>
-void merged_rows(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& B, const RM& rm,
-                 const C& cols, const V& vals) {
-  auto L = B.local_block();
-  auto G = B.ghost_block();
+void side_by_side(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& M, const RM& rm,
+                  const C& cols, const V& vals, bool global_columns) {
+  auto L = M.local_block();
+  auto G = M.ghost_block();
   auto lrm = L.row_map(), grm = G.row_map();
   auto lci = L.col_idx(), gci = G.col_idx();
   auto lva = L.values(), gva = G.values();
-  auto gid = B.ghost_gids_view();
-  const long long cb = B.col_layout().begin();
+  auto gid = M.ghost_gids_view();
+  const long long local_off = global_columns ? M.col_layout().begin() : 0;
+  const long long ghost_off = global_columns ? 0 : M.col_layout().local_size();
   const bool do_cols = cols.extent(0) > 0, do_vals = vals.extent(0) > 0;
   row_parallel(
-      space, "spk::dist::merged_rows", L.num_rows(),
+      space, "spk::dist::side_by_side", L.num_rows(),
       KOKKOS_LAMBDA(const RowMember<ExecSpace>& m, const long long i) {
         const F q = rm(i), l0 = lrm(i), nl = lrm(i + 1) - l0, g0 = grm(i);
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, nl + grm(i + 1) - g0), [&](const F t) {
           if (t < nl) {
-            if (do_cols) cols(q + t) = static_cast<O>(lci(l0 + t) + cb);
+            if (do_cols) cols(q + t) = static_cast<O>(lci(l0 + t) + local_off);
             if (do_vals) vals(q + t) = lva(l0 + t);
           } else {
-            if (do_cols) cols(q + t) = static_cast<O>(gid(gci(g0 + t - nl)));
+            const auto j = gci(g0 + t - nl);
+            if (do_cols) cols(q + t) = static_cast<O>(global_columns ? gid(j) : ghost_off + j);
             if (do_vals) vals(q + t) = gva(g0 + t - nl);
-          }
-        });
-      });
-}
-
-/// A's local and ghost blocks side by side: ghost column j becomes
-/// local_cols + j, the numbering of the rows of B_ext.
-template <class ExecSpace, class S, class O, class F, class D, class M>
-void fill_combined(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A, const M& Ac,
-                   bool cols) {
-  auto L = A.local_block();
-  auto G = A.ghost_block();
-  auto lrm = L.row_map(), grm = G.row_map();
-  auto lci = L.col_idx(), gci = G.col_idx();
-  auto lva = L.values(), gva = G.values();
-  auto rm = Ac.row_map();
-  auto ci = Ac.col_idx();
-  auto va = Ac.values();
-  const O nl_cols = static_cast<O>(A.col_layout().local_size());
-  row_parallel(
-      space, "spk::dist::combined", L.num_rows(),
-      KOKKOS_LAMBDA(const RowMember<ExecSpace>& m, const long long i) {
-        const F q = rm(i), l0 = lrm(i), nl = lrm(i + 1) - l0, g0 = grm(i);
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, nl + grm(i + 1) - g0), [&](const F t) {
-          if (t < nl) {
-            if (cols) ci(q + t) = lci(l0 + t);
-            va(q + t) = lva(l0 + t);
-          } else {
-            if (cols) ci(q + t) = nl_cols + gci(g0 + t - nl);
-            va(q + t) = gva(g0 + t - nl);
           }
         });
       });
@@ -236,8 +211,8 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
         KOKKOS_LAMBDA(const long long i) {
           erm(i) = i <= nb ? brm(i) : static_cast<F>(brm(nb) + rrp_d(i - nb));
         });
-    merged_rows(space, B, brm, bext.col_idx(),
-                with_values ? bext.values() : typename Local::values_type());
+    side_by_side(space, B, brm, bext.col_idx(),
+                 with_values ? bext.values() : typename Local::values_type(), true);
   }
   h.b_ext_ = bext;
   h.times.assemble += seconds_since(t);
@@ -265,7 +240,7 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
                   Kokkos::ViewAllocateWithoutInitializing("spk::dist::a_comb.col_idx"), a_nnz),
               Kokkos::View<S*, Dev>(
                   Kokkos::ViewAllocateWithoutInitializing("spk::dist::a_comb.values"), a_nnz));
-    fill_combined(space, A, h.a_comb_, true);
+    side_by_side(space, A, h.a_comb_.row_map(), h.a_comb_.col_idx(), h.a_comb_.values(), false);
   }
   h.times.assemble += seconds_since(t);
   t = now();
@@ -311,9 +286,10 @@ void spgemm_numeric(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
   auto t = Impl::now();
   F b_nnz = 0;
   Kokkos::deep_copy(b_nnz, Kokkos::subview(h.b_rm_, h.b_rm_.extent(0) - 1));
-  Impl::merged_rows(space, B, h.b_rm_, Kokkos::View<O*, typename decltype(h.b_ext_)::device_type>(),
-                    h.b_ext_.values());
-  Impl::fill_combined(space, A, h.a_comb_, false);
+  using Dev = typename DistCsrMatrix<S, O, F, D>::device_type;
+  Impl::side_by_side(space, B, h.b_rm_, Kokkos::View<O*, Dev>(), h.b_ext_.values(), true);
+  Impl::side_by_side(space, A, h.a_comb_.row_map(), Kokkos::View<O*, Dev>(), h.a_comb_.values(),
+                     false);
   space.fence();
   h.times.assemble += Impl::seconds_since(t);
   t = Impl::now();
