@@ -45,8 +45,9 @@ class DistSpgemmHandle {
   Kokkos::View<F*, device_type> b_rm_;                  // B's local rows, merged
   Kokkos::View<long long*, device_type> send_rp_;       // packed sent rows
   local_matrix b_ext_, a_comb_, c_loc_;
-  Kokkos::View<F*, device_type>
-      c_before_;  // per row of c_loc_: ghost entries left of the local ones
+  // Per row of c_loc_: its ghost entries left of the local ones.
+  Kokkos::View<F*, device_type> c_before_;
+  Kokkos::View<char*, device_type> send_buf_;  // packed rows of B to send (any entry type)
   Impl::LocalSpgemmHandle<O, F, device_type> local_;
 };
 
@@ -99,8 +100,14 @@ void fetch_entries(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
   auto idx = plan.send_indices();
   auto brm = h.b_rm_;
   auto srp = h.send_rp_;
-  Kokkos::View<T*, Dev> send(Kokkos::ViewAllocateWithoutInitializing("spk::dist::fetch_send"),
-                             h.send_edispls_.back());
+  // The packed rows go to a buffer the handle keeps, so that numeric reuse
+  // allocates nothing.
+  const std::size_t bytes = static_cast<std::size_t>(h.send_edispls_.back()) * sizeof(T);
+  if (h.send_buf_.extent(0) < bytes)
+    h.send_buf_ = Kokkos::View<char*, Dev>(
+        Kokkos::ViewAllocateWithoutInitializing("spk::dist::fetch_send"), bytes);
+  Kokkos::View<T*, Dev> send(reinterpret_cast<T*>(h.send_buf_.data()),
+                             h.send_edispls_.back());  // unmanaged alias
   row_parallel(
       space, "spk::dist::fetch_pack", plan.num_sent(),
       KOKKOS_LAMBDA(const RowMember<ExecSpace>& m, const long long k) {
