@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <impl/spk_spgemm_binned.hpp>
+#include <impl/spk_spgemm_host_fused.hpp>
 #include <impl/spk_spgemm_thread_dense.hpp>
 #include <limits>
 #include <spk_csr_matrix.hpp>
@@ -325,6 +326,14 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm(const ExecSpace& space,
                                                const CsrMatrix<S, O, F, DA>& A,
                                                const CsrMatrix<S, O, F, DB>& B,
                                                const SpgemmOptions& options = SpgemmOptions()) {
+  if constexpr (Impl::is_host_space_v<ExecSpace>) {
+    // Host spaces: no symbolic phase (nothing to keep for a next numeric).
+    if (Impl::spgemm_resolve<ExecSpace>(options.algorithm) == SpgemmAlgorithm::ThreadDense) {
+      Impl::spgemm_check_access<ExecSpace, CsrMatrix<S, O, F, DA>, CsrMatrix<S, O, F, DB>>();
+      Impl::require_product_shapes(A, B, "spk::spgemm");
+      return Impl::spgemm_host_fused(space, A, B, options);
+    }
+  }
   SpgemmHandle<O, F, device_t<ExecSpace>> handle(options);
   CsrMatrix<S, O, F, device_t<ExecSpace>> C;
   spgemm_symbolic(space, handle, A, B, C);
