@@ -9,16 +9,15 @@
 // copies the entries into C, allocated exactly.
 //
 // nnz(C) is unknown in advance, so the pool is sized from an estimate: the
-// first round gets a quarter of sum_i min(products_i, columns of B); a row
+// first round gets half of sum_i min(products_i, columns of B); a row
 // that finds the pool exhausted is left, with the rest of its block, to a
 // next round whose pool is sized from the fill observed so far.  The pool is
 // shared, so all threads run out at about the same time (no thread idles
 // while another finishes alone).
 //
-// Before the kernel, one pass over A (and B) validates both, counts the
-// products of every row (64 bits) and B's (word, mask) pairs; a second pass
-// over B, only when the pairs are few enough to pay, compresses B in place
-// of its own row pointers (no count-then-fill, no scan).
+// Before the kernel, one pass over A and B validates both, counts the
+// products of every row (64 bits) and writes B's (word, mask) pairs at B's
+// own row offsets (no count-then-fill, no scan).
 #pragma once
 
 #include <algorithm>
@@ -60,20 +59,38 @@ struct HostSpgemmStats {
   }
 };
 
+/// B's rows as (word, mask) pairs stored at B's own row offsets: row r's
+/// pairs are [brm[r], end[r]) of word/mask (at most as many as its entries),
+/// so that one pass writes them without counting first.
+template <class F>
+struct HostPairsB {
+  Kokkos::View<F*, Kokkos::HostSpace> end;
+  Kokkos::View<std::uint32_t*, Kokkos::HostSpace> word;
+  Kokkos::View<std::uint64_t*, Kokkos::HostSpace> mask;
+};
+
 /// One pass over the rows of A, then of B: validates A's rows (pointers and
 /// columns < k) and, when validate_b, B's (columns < ncols); products per row
-/// of A into products; when count_pairs, the (word, mask) pairs of B's rows.
+/// of A into products; when cb has arrays, B's rows as (word, mask) pairs
+/// (and their total).  Rows of B with bad pointers are skipped (reported
+/// when validating; when B is A, A's check reports them).
 template <class ExecSpace, class F, class O>
 HostSpgemmStats host_fused_analyze(const ExecSpace& space, std::int64_t m, std::int64_t k,
                                    std::uint64_t ncols, const F* arm, const O* aci,
                                    std::int64_t nnz_a, const F* brm, const O* bci,
                                    std::int64_t nnz_b, bool validate, bool validate_b,
-                                   bool count_pairs, std::uint64_t* products) {
+                                   const HostPairsB<F>& cb, std::uint64_t* products) {
   HostSpgemmStats stats;
-  const std::int64_t range = m + ((validate && validate_b) || count_pairs ? k : 0);
+  const bool pairs = cb.word.extent(0) > 0;
+  const std::int64_t range = m + ((validate && validate_b) || pairs ? k : 0);
   if (range == 0) return stats;
+  F* cend = cb.end.data();
+  std::uint32_t* word = cb.word.data();
+  std::uint64_t* mask = cb.mask.data();
   Kokkos::parallel_reduce(
-      "spk::spgemm::host_analyze", Kokkos::RangePolicy<ExecSpace>(space, 0, range),
+      "spk::spgemm::host_analyze",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, range)
+          .set_chunk_size(256),
       [=](const std::int64_t r, HostSpgemmStats& s) {
         if (r < m) {
           const std::int64_t b = static_cast<std::int64_t>(arm[r]);
@@ -100,84 +117,48 @@ HostSpgemmStats host_fused_analyze(const ExecSpace& space, std::int64_t m, std::
           s.products += p;
           s.bound += p < ncols ? p : ncols;
           if (p > s.max_products) s.max_products = p;
-        } else {
-          const std::int64_t row = r - m;
-          const std::int64_t b = static_cast<std::int64_t>(brm[row]);
-          const std::int64_t e = static_cast<std::int64_t>(brm[row + 1]);
-          // The pointers are always checked: the pair count reads the row.
-          bool ok =
-              b >= 0 && b <= e && e <= nnz_b && (row > 0 || b == 0) && (row < k - 1 || e == nnz_b);
-          if (validate && validate_b)
-            for (std::int64_t kb = ok ? b : 0; ok && kb < e; ++kb) {
-              const std::int64_t c = static_cast<std::int64_t>(bci[kb]);
-              ok = c >= 0 && static_cast<std::uint64_t>(c) < ncols;
-            }
-          if (!ok) {
-            if (validate && row < s.bad_b) s.bad_b = row;
-            return;
-          }
-          if (count_pairs) {
-            std::uint64_t n = 0, prev = ~std::uint64_t(0);
-            for (std::int64_t kb = b; kb < e; ++kb) {
-              const std::uint64_t w = static_cast<std::uint64_t>(bci[kb]) >> 6;
-              n += w != prev;
-              prev = w;
-            }
-            s.pairs += n;
-          }
+          return;
         }
+        const std::int64_t row = r - m;
+        const std::int64_t b = static_cast<std::int64_t>(brm[row]);
+        const std::int64_t e = static_cast<std::int64_t>(brm[row + 1]);
+        // The pointers are always checked: the pairs pass reads the row.
+        bool ok =
+            b >= 0 && b <= e && e <= nnz_b && (row > 0 || b == 0) && (row < k - 1 || e == nnz_b);
+        if (validate && validate_b)
+          for (std::int64_t kb = ok ? b : 0; ok && kb < e; ++kb) {
+            const std::int64_t c = static_cast<std::int64_t>(bci[kb]);
+            ok = c >= 0 && static_cast<std::uint64_t>(c) < ncols;
+          }
+        if (!ok) {
+          if (validate && row < s.bad_b) s.bad_b = row;
+          if (pairs) cend[row] = static_cast<F>(b);
+          return;
+        }
+        if (!pairs) return;
+        std::int64_t q = b;
+        std::uint64_t prev = ~std::uint64_t(0), mk = 0;
+        for (std::int64_t kb = b; kb < e; ++kb) {
+          const std::uint64_t c = static_cast<std::uint64_t>(bci[kb]);
+          if ((c >> 6) != prev) {
+            if (mk) {
+              word[q] = static_cast<std::uint32_t>(prev);
+              mask[q++] = mk;
+            }
+            prev = c >> 6;
+            mk = 0;
+          }
+          mk |= std::uint64_t(1) << (c & 63);
+        }
+        if (mk) {
+          word[q] = static_cast<std::uint32_t>(prev);
+          mask[q++] = mk;
+        }
+        cend[row] = static_cast<F>(q);
+        s.pairs += static_cast<std::uint64_t>(q - b);
       },
       stats);
   return stats;
-}
-
-/// B's rows as (word, mask) pairs stored at B's own row offsets: row r's
-/// pairs are [brm[r], end[r]) of word/mask (at most as many as its entries),
-/// so one pass writes them without counting first.
-template <class F>
-struct HostPairsB {
-  Kokkos::View<F*, Kokkos::HostSpace> end;
-  Kokkos::View<std::uint32_t*, Kokkos::HostSpace> word;
-  Kokkos::View<std::uint64_t*, Kokkos::HostSpace> mask;
-};
-
-template <class ExecSpace, class F, class O>
-HostPairsB<F> host_pairs_b(const ExecSpace& space, std::int64_t k, const F* brm, const O* bci,
-                           std::int64_t nnz_b) {
-  HostPairsB<F> cb;
-  cb.end = Kokkos::View<F*, Kokkos::HostSpace>(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pairs_b_end"), k);
-  cb.word = Kokkos::View<std::uint32_t*, Kokkos::HostSpace>(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pairs_b_word"), nnz_b);
-  cb.mask = Kokkos::View<std::uint64_t*, Kokkos::HostSpace>(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pairs_b_mask"), nnz_b);
-  F* end = cb.end.data();
-  std::uint32_t* word = cb.word.data();
-  std::uint64_t* mask = cb.mask.data();
-  Kokkos::parallel_for("spk::spgemm::host_pairs_b", Kokkos::RangePolicy<ExecSpace>(space, 0, k),
-                       [=](const std::int64_t r) {
-                         F q = brm[r];
-                         std::uint64_t prev = ~std::uint64_t(0), mk = 0;
-                         for (F kb = brm[r]; kb < brm[r + 1]; ++kb) {
-                           const std::uint64_t c = static_cast<std::uint64_t>(bci[kb]);
-                           if ((c >> 6) != prev) {
-                             if (mk) {
-                               word[q] = static_cast<std::uint32_t>(prev);
-                               mask[q++] = mk;
-                             }
-                             prev = c >> 6;
-                             mk = 0;
-                           }
-                           mk |= std::uint64_t(1) << (c & 63);
-                         }
-                         if (mk) {
-                           word[q] = static_cast<std::uint32_t>(prev);
-                           mask[q++] = mk;
-                         }
-                         end[r] = q;
-                       });
-  space.fence();
-  return cb;
 }
 
 // (A namespace of their own: spk::Impl::swap would make std::sort's swap of
@@ -237,12 +218,22 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
   const int T = token.size();
   const bool dense = host_dense_fits<S>(ncols, T, budget);
 
-  // 1. Validation, products per row, B's pairs: one pass.
+  // 1. Validation, products per row, B's pairs: one pass.  The pairs cost
+  // one write of B; they pay when they are clearly fewer than B's entries.
   Kokkos::View<std::uint64_t*, Kokkos::HostSpace> products(
       Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::products"), m);
+  HostPairsB<F> cb;
+  if (dense && m > 0 && nnz_b > 0 && (ncols + 63) / 64 < (std::uint64_t(1) << 32)) {
+    cb.end = Kokkos::View<F*, Kokkos::HostSpace>(
+        Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pairs_b_end"), k);
+    cb.word = Kokkos::View<std::uint32_t*, Kokkos::HostSpace>(
+        Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pairs_b_word"), nnz_b);
+    cb.mask = Kokkos::View<std::uint64_t*, Kokkos::HostSpace>(
+        Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pairs_b_mask"), nnz_b);
+  }
   const HostSpgemmStats st =
       host_fused_analyze(space, m, k, ncols, arm, aci, nnz_a, brm, bci, nnz_b, opt.validate_inputs,
-                         !b_is_a, dense && m > 0, products.data());
+                         !b_is_a, cb, products.data());
   if (st.bad_a != INT64_MAX || st.bad_b != INT64_MAX) {
     validate(space, A);  // throw, naming the row and entry
     validate(space, B);
@@ -272,10 +263,8 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
   }
   // Numeric walks B twice when compressed (values, then pairs): worth it only
   // when the pairs are clearly fewer.
-  const bool compressed = dense && (ncols + 63) / 64 < (std::uint64_t(1) << 32) &&
-                          st.pairs * 100 <= host_numeric_compress_pct * std::uint64_t(nnz_b);
-  HostPairsB<F> cb;
-  if (compressed) cb = host_pairs_b(space, k, brm, bci, nnz_b);
+  const bool compressed =
+      cb.word.extent(0) > 0 && st.pairs * 100 <= host_numeric_compress_pct * std::uint64_t(nnz_b);
   const std::vector<std::int64_t> blocks = host_row_blocks(m, products, st.products, T);
 
   // 2. Per-thread accumulators (as ThreadDense numeric), cleared by their
@@ -304,7 +293,7 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
   std::vector<HostPiece> pieces;
   std::vector<HostTask> tasks(blocks.size() - 1);
   for (std::size_t b = 0; b + 1 < blocks.size(); ++b) tasks[b] = {blocks[b], blocks[b + 1]};
-  std::uint64_t bound_left = st.bound, cap = st.bound / 4 + T * (chunk + max_need);
+  std::uint64_t bound_left = st.bound, cap = st.bound / 2 + T * (chunk + max_need);
   std::vector<std::vector<HostPiece>> t_pieces(T);
   std::vector<std::vector<HostTask>> t_left(T);
   std::vector<std::uint64_t> t_pos(T), t_end(T);

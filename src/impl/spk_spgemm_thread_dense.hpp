@@ -216,9 +216,15 @@ std::vector<std::int64_t> host_row_blocks(std::int64_t m, const Products& produc
   blocks[0] = 0;
   std::uint64_t sum = 0;
   std::int64_t b = 1;
+  auto cut = [&](std::int64_t j) { return work / nb * j + work % nb * j / nb; };
+  std::uint64_t next = cut(1);
   for (std::int64_t i = 0; i < m && b < nb; ++i) {
     sum += products(i) + host_row_cost;
-    while (b < nb && sum >= work / nb * b + work % nb * b / nb) blocks[b++] = i + 1;
+    while (sum >= next) {
+      blocks[b++] = i + 1;
+      if (b == nb) break;
+      next = cut(b);
+    }
   }
   blocks[nb] = m;
   return blocks;
