@@ -34,6 +34,12 @@
 
 namespace spk::Impl {
 
+// Rows with at least this many products on average, over a B that
+// compresses, are counted first and written in place (measured on the quick
+// suite, 2 threads: rmat and Maragal_6 gain, poisson3Da, whose B does not
+// compress, and the short-row matrices lose).
+inline constexpr std::uint64_t host_fused_min_products_per_row = 512;
+
 /// What the analysis pass finds (join: sums, max, first bad row).
 struct HostSpgemmStats {
   std::uint64_t products, max_products, bound, pairs;  // bound: sum of min(products, n)
@@ -285,6 +291,90 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
       Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_hash_values"), T * hvals_stride);
   const auto ready = host_flags(T);
 
+  const F* cbe = cb.end.data();
+  const std::uint32_t* cbw = cb.word.data();
+  const std::uint64_t* cbm = cb.mask.data();
+
+  // Long rows over a B that compresses well: counting their columns on the
+  // pairs (popcount) costs less than the pool's extra pass over C would
+  // (fresh pages, then the copy), so count first and write C in place.
+  if (cb.word.extent(0) > 0 && st.pairs * 100 <= host_compress_pct * std::uint64_t(nnz_b) &&
+      st.products >= host_fused_min_products_per_row * std::uint64_t(m)) {
+    std::uint64_t* counts = products.data();  // products are no longer needed
+    const std::int64_t* blk = blocks.data();
+    const bool hw = host_has_popcnt();
+    Kokkos::parallel_for(
+        "spk::spgemm::host_count",
+        Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(
+            space, 0, static_cast<std::int64_t>(blocks.size()) - 1)
+            .set_chunk_size(1),
+        [=](const std::int64_t b) {
+          const int id = token.acquire();
+          std::uint64_t* my_bits = bits.data() + id * bits_stride;
+          std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw + ns);
+          if (!ready(id)) {
+            std::memset(my_bits, 0, (nw + ns) * sizeof(std::uint64_t));
+            std::fill(vals.data() + id * vals_stride, vals.data() + id * vals_stride + ncols, S(0));
+            ready(id) = 1;
+          }
+          for (std::int64_t i = blk[b]; i < blk[b + 1]; ++i)
+            counts[i] = counts[i] == 0 ? 0
+                        : hw           ? static_cast<std::uint64_t>(host_count_compressed_hw(
+                                             arm, aci, brm, cbe, cbw, cbm, i, my_bits, touched, nw))
+                                       : static_cast<std::uint64_t>(host_count_compressed(
+                                             arm, aci, brm, cbe, cbw, cbm, i, my_bits, touched, nw));
+          token.release(id);
+        });
+    // Row pointers scanned in 64 bits; nnz(C) checked before C exists.
+    std::int64_t nnz = 0;
+    Kokkos::parallel_scan(
+        "spk::spgemm::host_row_map", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
+        [=](const std::int64_t i, std::int64_t& sum, const bool final) {
+          sum += static_cast<std::int64_t>(counts[i]);
+          if (final) rm[i + 1] = static_cast<F>(sum);
+        },
+        nnz);
+    require_fits_offset<F>(static_cast<std::uint64_t>(nnz), st.products, "spk::spgemm");
+    col_idx = typename CMat::index_type(
+        Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.col_idx"), nnz);
+    values = typename CMat::values_type(
+        Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.values"), nnz);
+    host_advise_huge_pages(col_idx.data(), nnz * sizeof(O));
+    host_advise_huge_pages(values.data(), nnz * sizeof(S));
+    O* cci = col_idx.data();
+    S* cv = values.data();
+    Kokkos::parallel_for("spk::spgemm::host_numeric_in_place",
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(
+                             space, 0, static_cast<std::int64_t>(blocks.size()) - 1)
+                             .set_chunk_size(1),
+                         [=](const std::int64_t b) {
+                           const int id = token.acquire();
+                           std::uint64_t* my_bits = bits.data() + id * bits_stride;
+                           std::uint32_t* touched =
+                               reinterpret_cast<std::uint32_t*>(my_bits + nw + ns);
+                           S* my_vals = vals.data() + id * vals_stride;
+                           if (!ready(id)) {  // a thread that counted no block
+                             std::memset(my_bits, 0, (nw + ns) * sizeof(std::uint64_t));
+                             std::fill(my_vals, my_vals + ncols, S(0));
+                             ready(id) = 1;
+                           }
+                           for (std::int64_t i = blk[b]; i < blk[b + 1]; ++i) {
+                             if (rm[i + 1] == rm[i]) continue;
+                             if (compressed)
+                               host_numeric_dense<true>(arm, aci, av, brm, bci, bv, brm, cbe, cbw,
+                                                        cbm, i, rm[i], cci, cv, my_bits,
+                                                        my_bits + nw, touched, my_vals, ns, sorted);
+                             else
+                               host_numeric_dense<false>(
+                                   arm, aci, av, brm, bci, bv, brm, cbe, cbw, cbm, i, rm[i], cci,
+                                   cv, my_bits, my_bits + nw, touched, my_vals, ns, sorted);
+                           }
+                           token.release(id);
+                         });
+    space.fence();
+    return CMat(A.num_rows(), B.num_cols(), row_map, col_idx, values);
+  }
+
   // 3. Rounds of the fused kernel until every row is done.
   const std::uint64_t chunk =
       std::clamp<std::uint64_t>(st.bound / (64 * std::uint64_t(T)), 2048, std::uint64_t(1) << 18);
@@ -298,9 +388,6 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
   std::vector<std::vector<HostTask>> t_left(T);
   std::vector<std::uint64_t> t_pos(T), t_end(T);
   const std::uint64_t* pr = products.data();
-  const F* cbe = cb.end.data();
-  const std::uint32_t* cbw = cb.word.data();
-  const std::uint64_t* cbm = cb.mask.data();
   for (int round = 0; !tasks.empty(); ++round) {
     cap = std::min(cap, bound_left + T * chunk);
     pool_cols.emplace_back(Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pool_col_idx"),

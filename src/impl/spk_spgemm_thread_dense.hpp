@@ -272,34 +272,35 @@ inline bool host_has_popcnt() { return false; }
 #endif
 
 /// Distinct columns of row i from compressed B with the bitset (left
-/// all-zero again).
-#define SPK_HOST_COUNT_COMPRESSED_BODY             \
-  std::int64_t count = 0;                          \
-  std::uint64_t nt = 0;                            \
-  for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {     \
-    const O k = aci[ka];                           \
-    for (F kb = cbrm[k]; kb < cbrm[k + 1]; ++kb) { \
-      const std::uint32_t w = cbw[kb];             \
-      const std::uint64_t mk = cbm[kb];            \
-      const std::uint64_t x = bits[w];             \
-      count += __builtin_popcountll(mk & ~x);      \
-      bits[w] = x | mk;                            \
-      touched[nt] = w;                             \
-      nt += x == 0;                                \
-    }                                              \
-  }                                                \
-  host_clear_words(bits, touched, nt, nw);         \
+/// all-zero again); B's compressed row k is [cbb[k], cbe[k]).
+#define SPK_HOST_COUNT_COMPRESSED_BODY         \
+  std::int64_t count = 0;                      \
+  std::uint64_t nt = 0;                        \
+  for (F ka = arm[i]; ka < arm[i + 1]; ++ka) { \
+    const O k = aci[ka];                       \
+    for (F kb = cbb[k]; kb < cbe[k]; ++kb) {   \
+      const std::uint32_t w = cbw[kb];         \
+      const std::uint64_t mk = cbm[kb];        \
+      const std::uint64_t x = bits[w];         \
+      count += __builtin_popcountll(mk & ~x);  \
+      bits[w] = x | mk;                        \
+      touched[nt] = w;                         \
+      nt += x == 0;                            \
+    }                                          \
+  }                                            \
+  host_clear_words(bits, touched, nt, nw);     \
   return count;
 
 template <class F, class O>
 SPK_HOST_POPCNT_TARGET inline std::int64_t host_count_compressed_hw(
-    const F* arm, const O* aci, const F* cbrm, const std::uint32_t* cbw, const std::uint64_t* cbm,
-    std::int64_t i, std::uint64_t* bits, std::uint32_t* touched, std::uint64_t nw) {
+    const F* arm, const O* aci, const F* cbb, const F* cbe, const std::uint32_t* cbw,
+    const std::uint64_t* cbm, std::int64_t i, std::uint64_t* bits, std::uint32_t* touched,
+    std::uint64_t nw) {
   SPK_HOST_COUNT_COMPRESSED_BODY
 }
 
 template <class F, class O>
-inline std::int64_t host_count_compressed(const F* arm, const O* aci, const F* cbrm,
+inline std::int64_t host_count_compressed(const F* arm, const O* aci, const F* cbb, const F* cbe,
                                           const std::uint32_t* cbw, const std::uint64_t* cbm,
                                           std::int64_t i, std::uint64_t* bits,
                                           std::uint32_t* touched, std::uint64_t nw) {
@@ -537,8 +538,10 @@ void spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint64_t ncol
           } else if (compressed) {
             std::uint64_t* my_bits = bits.data() + id * bits_stride;
             std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw);
-            count = hw ? host_count_compressed_hw(arm, aci, cbrm, cbw, cbm, i, my_bits, touched, nw)
-                       : host_count_compressed(arm, aci, cbrm, cbw, cbm, i, my_bits, touched, nw);
+            count = hw ? host_count_compressed_hw(arm, aci, cbrm, cbrm + 1, cbw, cbm, i, my_bits,
+                                                  touched, nw)
+                       : host_count_compressed(arm, aci, cbrm, cbrm + 1, cbw, cbm, i, my_bits,
+                                               touched, nw);
           } else if (dense) {
             std::uint64_t* my_bits = bits.data() + id * bits_stride;
             std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw);
