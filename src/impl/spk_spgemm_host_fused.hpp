@@ -40,133 +40,6 @@ namespace spk::Impl {
 // compress, and the short-row matrices lose).
 inline constexpr std::uint64_t host_fused_min_products_per_row = 512;
 
-/// What the analysis pass finds (join: sums, max, first bad row).
-struct HostSpgemmStats {
-  std::uint64_t products, max_products, bound, pairs;  // bound: sum of min(products, n)
-  std::int64_t bad_a, bad_b;  // first invalid row of A / of B, or INT64_MAX
-  HostSpgemmStats() : products(0), max_products(0), bound(0), pairs(0) {
-    bad_a = bad_b = INT64_MAX;
-  }
-  void operator+=(const HostSpgemmStats& o) {
-    products += o.products;
-    bound += o.bound;
-    pairs += o.pairs;
-    if (o.max_products > max_products) max_products = o.max_products;
-    if (o.bad_a < bad_a) bad_a = o.bad_a;
-    if (o.bad_b < bad_b) bad_b = o.bad_b;
-  }
-  void operator+=(const volatile HostSpgemmStats& o) volatile {
-    products += o.products;
-    bound += o.bound;
-    pairs += o.pairs;
-    if (o.max_products > max_products) max_products = o.max_products;
-    if (o.bad_a < bad_a) bad_a = o.bad_a;
-    if (o.bad_b < bad_b) bad_b = o.bad_b;
-  }
-};
-
-/// B's rows as (word, mask) pairs stored at B's own row offsets: row r's
-/// pairs are [brm[r], end[r]) of word/mask (at most as many as its entries),
-/// so that one pass writes them without counting first.
-template <class F>
-struct HostPairsB {
-  Kokkos::View<F*, Kokkos::HostSpace> end;
-  Kokkos::View<std::uint32_t*, Kokkos::HostSpace> word;
-  Kokkos::View<std::uint64_t*, Kokkos::HostSpace> mask;
-};
-
-/// One pass over the rows of A, then of B: validates A's rows (pointers and
-/// columns < k) and, when validate_b, B's (columns < ncols); products per row
-/// of A into products; when cb has arrays, B's rows as (word, mask) pairs
-/// (and their total).  Rows of B with bad pointers are skipped (reported
-/// when validating; when B is A, A's check reports them).
-template <class ExecSpace, class F, class O>
-HostSpgemmStats host_fused_analyze(const ExecSpace& space, std::int64_t m, std::int64_t k,
-                                   std::uint64_t ncols, const F* arm, const O* aci,
-                                   std::int64_t nnz_a, const F* brm, const O* bci,
-                                   std::int64_t nnz_b, bool validate, bool validate_b,
-                                   const HostPairsB<F>& cb, std::uint64_t* products) {
-  HostSpgemmStats stats;
-  const bool pairs = cb.word.extent(0) > 0;
-  const std::int64_t range = m + ((validate && validate_b) || pairs ? k : 0);
-  if (range == 0) return stats;
-  F* cend = cb.end.data();
-  std::uint32_t* word = cb.word.data();
-  std::uint64_t* mask = cb.mask.data();
-  Kokkos::parallel_reduce(
-      "spk::spgemm::host_analyze",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, range)
-          .set_chunk_size(256),
-      [=](const std::int64_t r, HostSpgemmStats& s) {
-        if (r < m) {
-          const std::int64_t b = static_cast<std::int64_t>(arm[r]);
-          const std::int64_t e = static_cast<std::int64_t>(arm[r + 1]);
-          if (validate) {
-            bool ok =
-                b >= 0 && b <= e && e <= nnz_a && (r > 0 || b == 0) && (r < m - 1 || e == nnz_a);
-            for (std::int64_t ka = ok ? b : 0; ok && ka < e; ++ka) {
-              const std::int64_t c = static_cast<std::int64_t>(aci[ka]);
-              ok = c >= 0 && c < k;
-            }
-            if (!ok) {
-              if (r < s.bad_a) s.bad_a = r;
-              products[r] = 0;
-              return;
-            }
-          }
-          std::uint64_t p = 0;
-          for (std::int64_t ka = b; ka < e; ++ka) {
-            const O c = aci[ka];
-            p += static_cast<std::uint64_t>(brm[c + 1] - brm[c]);
-          }
-          products[r] = p;
-          s.products += p;
-          s.bound += p < ncols ? p : ncols;
-          if (p > s.max_products) s.max_products = p;
-          return;
-        }
-        const std::int64_t row = r - m;
-        const std::int64_t b = static_cast<std::int64_t>(brm[row]);
-        const std::int64_t e = static_cast<std::int64_t>(brm[row + 1]);
-        // The pointers are always checked: the pairs pass reads the row.
-        bool ok =
-            b >= 0 && b <= e && e <= nnz_b && (row > 0 || b == 0) && (row < k - 1 || e == nnz_b);
-        if (validate && validate_b)
-          for (std::int64_t kb = ok ? b : 0; ok && kb < e; ++kb) {
-            const std::int64_t c = static_cast<std::int64_t>(bci[kb]);
-            ok = c >= 0 && static_cast<std::uint64_t>(c) < ncols;
-          }
-        if (!ok) {
-          if (validate && row < s.bad_b) s.bad_b = row;
-          if (pairs) cend[row] = static_cast<F>(b);
-          return;
-        }
-        if (!pairs) return;
-        std::int64_t q = b;
-        std::uint64_t prev = ~std::uint64_t(0), mk = 0;
-        for (std::int64_t kb = b; kb < e; ++kb) {
-          const std::uint64_t c = static_cast<std::uint64_t>(bci[kb]);
-          if ((c >> 6) != prev) {
-            if (mk) {
-              word[q] = static_cast<std::uint32_t>(prev);
-              mask[q++] = mk;
-            }
-            prev = c >> 6;
-            mk = 0;
-          }
-          mk |= std::uint64_t(1) << (c & 63);
-        }
-        if (mk) {
-          word[q] = static_cast<std::uint32_t>(prev);
-          mask[q++] = mk;
-        }
-        cend[row] = static_cast<F>(q);
-        s.pairs += static_cast<std::uint64_t>(q - b);
-      },
-      stats);
-  return stats;
-}
-
 // (A namespace of their own: spk::Impl::swap would make std::sort's swap of
 // them ambiguous.)
 namespace HostFused {
@@ -228,18 +101,11 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
   // one write of B; they pay when they are clearly fewer than B's entries.
   Kokkos::View<std::uint64_t*, Kokkos::HostSpace> products(
       Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::products"), m);
-  HostPairsB<F> cb;
-  if (dense && m > 0 && nnz_b > 0 && (ncols + 63) / 64 < (std::uint64_t(1) << 32)) {
-    cb.end = Kokkos::View<F*, Kokkos::HostSpace>(
-        Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pairs_b_end"), k);
-    cb.word = Kokkos::View<std::uint32_t*, Kokkos::HostSpace>(
-        Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pairs_b_word"), nnz_b);
-    cb.mask = Kokkos::View<std::uint64_t*, Kokkos::HostSpace>(
-        Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pairs_b_mask"), nnz_b);
-  }
+  HostCompressedB<F> cb;
+  if (dense && m > 0) cb = host_compressed_b_arrays<F>(k, nnz_b, ncols);
   const HostSpgemmStats st =
-      host_fused_analyze(space, m, k, ncols, arm, aci, nnz_a, brm, bci, nnz_b, opt.validate_inputs,
-                         !b_is_a, cb, products.data());
+      host_spgemm_analyze(space, m, k, ncols, arm, aci, nnz_a, brm, bci, nnz_b, opt.validate_inputs,
+                          !b_is_a, cb, products.data());
   if (st.bad_a != INT64_MAX || st.bad_b != INT64_MAX) {
     validate(space, A);  // throw, naming the row and entry
     validate(space, B);
