@@ -437,9 +437,12 @@ TEST(TEST_CATEGORY, spgemm_one_call_random) {
   // Narrow B (the dense row of A covers it) and wide B (hash-sized rows).
   check_one_call(random_csr(2000, 800, 4, 73, {5}, {6}), random_csr(800, 64, 3, 74), "narrow B");
   check_one_call(random_csr(600, 900, 5, 75), random_csr(900, 150000, 30, 76, {}, {8}), "wide B");
-  // C = A·A: B is A (validated once), banded (B compressed to pairs).
+  // C = A·A: B is A (validated once), banded (B compressed to pairs, long
+  // rows: counted first, written in place).
   const auto banded = banded_csr(4000, 4000, 30, 77);
   check_one_call(banded, banded, "banded squared");
+  // Short rows over a B of few pairs: counted first, written in place.
+  check_one_call(random_csr(3000, 4000, 2, 78, {0}, {9}), banded, "short rows, banded B");
   check_one_call(interleaved_rows(banded), interleaved_rows(banded), "banded, unsorted rows");
   const auto G = spk::rmat<double, int, int>(12, 8, 5);
   check_one_call(G, G, "rmat:12:8 squared");

@@ -34,11 +34,15 @@
 
 namespace spk::Impl {
 
-// Rows with at least this many products on average, over a B that
-// compresses, are counted first and written in place (measured on the quick
-// suite, 2 threads: rmat and Maragal_6 gain, poisson3Da, whose B does not
-// compress, and the short-row matrices lose).
+// Products counted first and C written in place (no pool) when B compresses
+// and either the rows average at least this many products or the pairs are
+// at most this percentage of B's entries: there counting on the pairs costs
+// less than the pool's second pass over C (measured on the quick suite, 2
+// threads: rmat, wiki-Vote, Maragal_6 (long rows) and TSOPF (16% pairs)
+// gain; the short-row matrices and poisson3Da, whose B does not compress,
+// lose).
 inline constexpr std::uint64_t host_fused_min_products_per_row = 512;
+inline constexpr std::uint64_t host_fused_max_pairs_pct = 25;
 
 // (A namespace of their own: spk::Impl::swap would make std::sort's swap of
 // them ambiguous.)
@@ -161,11 +165,12 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
   const std::uint32_t* cbw = cb.word.data();
   const std::uint64_t* cbm = cb.mask.data();
 
-  // Long rows over a B that compresses well: counting their columns on the
+  // Long rows, or a B that compresses very well: counting the columns on the
   // pairs (popcount) costs less than the pool's extra pass over C would
   // (fresh pages, then the copy), so count first and write C in place.
   if (cb.word.extent(0) > 0 && st.pairs * 100 <= host_compress_pct * std::uint64_t(nnz_b) &&
-      st.products >= host_fused_min_products_per_row * std::uint64_t(m)) {
+      (st.products >= host_fused_min_products_per_row * std::uint64_t(m) ||
+       st.pairs * 100 <= host_fused_max_pairs_pct * std::uint64_t(nnz_b))) {
     std::uint64_t* counts = products.data();  // products are no longer needed
     const std::int64_t* blk = blocks.data();
     const bool hw = host_has_popcnt();
