@@ -9,7 +9,7 @@
 // copies the entries into C, allocated exactly.
 //
 // nnz(C) is unknown in advance, so the pool is sized from an estimate: the
-// first round gets half of sum_i min(products_i, columns of B); a row
+// first round gets half of sum_i min(products_i, columns of B) (capped); a row
 // that finds the pool exhausted is left, with the rest of its block, to a
 // next round whose pool is sized from the fill observed so far.  The pool is
 // shared, so all threads run out at about the same time (no thread idles
@@ -17,7 +17,10 @@
 //
 // Before the kernel, one pass over A and B validates both, counts the
 // products of every row (64 bits) and writes B's (word, mask) pairs at B's
-// own row offsets (no count-then-fill, no scan).
+// own row offsets (no count-then-fill, no scan).  When B compresses and the
+// rows are long or the pairs few, the columns are instead counted on the
+// pairs (popcount) and C written in place: cheaper there than the pool's
+// second pass over C.
 #pragma once
 
 #include <algorithm>
@@ -254,7 +257,12 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
   std::vector<HostPiece> pieces;
   std::vector<HostTask> tasks(blocks.size() - 1);
   for (std::size_t b = 0; b + 1 < blocks.size(); ++b) tasks[b] = {blocks[b], blocks[b + 1]};
-  std::uint64_t bound_left = st.bound, cap = st.bound / 2 + T * (chunk + max_need);
+  // The first pool: half the bound, but no more than a few times the inputs
+  // (at least 16M entries) when the bound is huge: later rounds are sized
+  // from the fill seen, so an underestimate costs a round, not memory.
+  const std::uint64_t first = std::min<std::uint64_t>(
+      st.bound / 2, std::max<std::uint64_t>(4 * std::uint64_t(nnz_a + nnz_b), 1ull << 24));
+  std::uint64_t bound_left = st.bound, cap = first + T * (chunk + max_need);
   std::vector<std::vector<HostPiece>> t_pieces(T);
   std::vector<std::vector<HostTask>> t_left(T);
   std::vector<std::uint64_t> t_pos(T), t_end(T);
