@@ -5,12 +5,16 @@
 //
 //   mpirun -np P perf_dist [MATRIX|SPEC ...] [--op spmv|spgemm|both]
 //          [--partition rows|nnz] [--petsc 0|1] [--repeat N] [--warmup N]
-//          [--space serial|openmp|cuda] [--json FILE] [--check 1]
+//          [--space serial|openmp|cuda] [--json FILE] [--check 1] [--gather 1]
 //
 // Times are the maximum over ranks of each repeat (a barrier before each),
 // median over repeats.  Phase times are means over the repeats, maximum
-// over ranks.  Bytes for SpMV: matrix (values, column indices, row
-// pointers) + x + y, once; bytes sent: all ranks' halo messages.
+// over ranks (SpGEMM: ms is the one-call product spgemm(space, h, A, A),
+// fetch_ms / local_ms / assemble_ms split it; symbolic_then_numeric_ms is
+// the two-phase sequence, numeric_* the numeric-only reuse;
+// gather_to_rank0_ms, with --gather 1, one gather of C to rank 0's host,
+// not in the total).  Bytes for SpMV: matrix (values, column indices,
+// row pointers) + x + y, once; bytes sent: all ranks' halo messages.
 #include <mpi.h>
 
 #include <spk_dist.hpp>
@@ -206,8 +210,19 @@ void run_matrix(const Space& space, const spk::perf::Options& opt, spk::perf::Re
   if ((op == "spgemm" || op == "both") && A.num_rows() == A.num_cols()) {
     dist::DistSpgemmHandle<S, O, F, Dev> h;
     DM C;
+    dist::SpgemmTimes full;  // phases of the one-call products, summed over calls
     const double full_ms = dist_median_ms(comm, opt.warmup, opt.repeat, [&] {
       h = dist::DistSpgemmHandle<S, O, F, Dev>();
+      C = DM();
+      C = dist::spgemm(space, h, A, A);
+      full.fetch += h.times.fetch;
+      full.local += h.times.local;
+      full.assemble += h.times.assemble;
+    });
+    // The two-phase sequence a user with changing values starts with.
+    const double two_phase_ms = dist_median_ms(comm, opt.warmup, opt.repeat, [&] {
+      h = dist::DistSpgemmHandle<S, O, F, Dev>();
+      C = DM();
       C = dist::spgemm_symbolic(space, h, A, A);
       dist::spgemm_numeric(space, h, A, A, C);
     });
@@ -217,6 +232,18 @@ void run_matrix(const Space& space, const spk::perf::Options& opt, spk::perf::Re
     const int calls = opt.warmup + opt.repeat;
     auto phase = [&](double s) { return dist::Impl::allreduce_max(comm, 1e3 * s / calls); };
     const double products = dist::Impl::allreduce_sum(comm, double(h.local_.products));
+    // Gathering C to rank 0's host memory (--gather 1; once, not part of
+    // the product).
+    double gather_ms = -1;
+    if (opt.extra.count("gather") && opt.extra.at("gather") == "1") {
+      MPI_Barrier(comm);
+      const auto g0 = std::chrono::steady_clock::now();
+      const auto Cg = C.gather(0);
+      (void)Cg;
+      gather_ms = dist::Impl::allreduce_max(
+          comm,
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - g0).count());
+    }
     spk::perf::Record r;
     r.op = "dist_spgemm";
     r.matrix = name + "^2";
@@ -229,6 +256,11 @@ void run_matrix(const Space& space, const spk::perf::Options& opt, spk::perf::Re
     r.gflops = 2.0 * products / (full_ms * 1e6);
     r.numbers = {
         {"ranks", double(np)},
+        {"fetch_ms", phase(full.fetch)},
+        {"local_ms", phase(full.local)},
+        {"assemble_ms", phase(full.assemble)},
+        {"gather_to_rank0_ms", gather_ms},
+        {"symbolic_then_numeric_ms", two_phase_ms},
         {"numeric_ms", num_ms},
         {"numeric_fetch_ms", phase(h.times.fetch)},
         {"numeric_local_ms", phase(h.times.local)},
@@ -312,8 +344,8 @@ int main(int argc, char* argv[]) {
     auto opt = spk::perf::parse_args(
         argc, argv,
         "[MATRIX|SPEC ...] [--op spmv|spgemm|both] [--partition rows|nnz] [--petsc 0|1] "
-        "[--repeat N] [--warmup N] [--space S] [--json FILE]",
-        {"op", "partition", "petsc", "check"});
+        "[--gather 0|1] [--repeat N] [--warmup N] [--space S] [--json FILE]",
+        {"op", "partition", "petsc", "check", "gather"});
     if (opt.matrices.empty())
       opt.matrices = opt.quick
                          ? std::vector<std::string>{"poisson3d:40", "random:100000:100000:8"}

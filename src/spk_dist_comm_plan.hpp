@@ -3,6 +3,7 @@
 #pragma once
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <climits>
 #include <spk_device.hpp>
 #include <spk_dist_layout.hpp>
@@ -144,6 +145,35 @@ class CommPlan {
 
 namespace spk::dist::Impl {
 
+/// Host memory for staging exchanges (slot 0: sends, 1: receives): page-
+/// locked in CUDA builds, where copies to and from it run several times
+/// faster than to pageable memory.  Grown as needed and kept for the
+/// process (page-locking costs more than a copy), released when Kokkos
+/// finalizes.
+inline char* staging_buffer(int slot, std::size_t bytes) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  using Mem = Kokkos::CudaHostPinnedSpace;
+#else
+  using Mem = Kokkos::HostSpace;
+#endif
+  using Buffer = Kokkos::View<char*, Mem>;
+  static Buffer* buffers = nullptr;
+  if (!buffers) {
+    buffers = new Buffer[2];
+    Kokkos::push_finalize_hook([]() {
+      delete[] buffers;
+      buffers = nullptr;
+    });
+  }
+  Buffer& b = buffers[slot];
+  if (b.extent(0) < bytes) {
+    const std::size_t grown = std::max<std::size_t>(bytes, 2 * b.extent(0));
+    b = Buffer();  // free first: the old and the new may not both fit
+    b = Buffer(Kokkos::ViewAllocateWithoutInitializing("spk::dist::staging"), grown);
+  }
+  return b.data();
+}
+
 /// A blocking exchange of whole View ranges between neighbours (counts in
 /// entries), staged through host memory unless MPI reads the Views' memory.
 template <class T, class D>
@@ -159,8 +189,10 @@ void exchange_views(MPI_Comm comm, int tag, const std::vector<int>& send_ranks,
     wait_all(req);
     return;
   }
-  auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), send);
-  auto hr = Kokkos::create_mirror_view(Kokkos::HostSpace(), recv);
+  using Host = Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+  Host hs(reinterpret_cast<T*>(staging_buffer(0, send.extent(0) * sizeof(T))), send.extent(0));
+  Host hr(reinterpret_cast<T*>(staging_buffer(1, recv.extent(0) * sizeof(T))), recv.extent(0));
+  Kokkos::deep_copy(hs, send);
   post_exchange(comm, tag, send_ranks, send_displs, hs.data(), recv_ranks, recv_displs, hr.data(),
                 req);
   wait_all(req);

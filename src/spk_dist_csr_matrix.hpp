@@ -74,6 +74,36 @@ ColumnSplit<S, O, F> split_columns(long long rows, long long global_cols, const 
   return out;
 }
 
+/// The non-empty rows of A as a matrix that shares A's columns and values
+/// (empty rows hold no entries, so the kept rows' entries stay contiguous and
+/// in place); rows(r) = the row of A that row r is.  Runs on `space`.
+template <class ExecSpace, class S, class O, class F, class D>
+CsrMatrix<S, O, F, D> nonempty_rows(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A,
+                                    Kokkos::View<O*, D>& rows) {
+  const long long nr = A.row_map().extent(0) > 0 ? A.num_rows() : 0;
+  auto rm = A.row_map();
+  long long kept = 0;
+  Kokkos::parallel_reduce(
+      "spk::dist::nonempty_rows_count", Kokkos::RangePolicy<ExecSpace>(space, 0, nr),
+      KOKKOS_LAMBDA(const long long i, long long& n) { n += rm(i + 1) > rm(i) ? 1 : 0; }, kept);
+  rows = Kokkos::View<O*, D>("spk::dist::nonempty_rows", kept);
+  typename CsrMatrix<S, O, F, D>::row_map_type crm("spk::dist::nonempty_rows.row_map", kept + 1);
+  auto r = rows;
+  Kokkos::parallel_scan(
+      "spk::dist::nonempty_rows", Kokkos::RangePolicy<ExecSpace>(space, 0, nr),
+      KOKKOS_LAMBDA(const long long i, long long& upd, const bool final) {
+        if (rm(i + 1) > rm(i)) {
+          if (final) {
+            r(upd) = static_cast<O>(i);
+            crm(upd + 1) = rm(i + 1);
+          }
+          ++upd;
+        }
+      });
+  space.fence();
+  return CsrMatrix<S, O, F, D>(static_cast<O>(kept), A.num_cols(), crm, A.col_idx(), A.values());
+}
+
 }  // namespace Impl
 
 /// A global num_rows × num_cols matrix whose rows are cut into contiguous
@@ -129,15 +159,22 @@ class DistCsrMatrix {
     const int bad = Impl::allreduce_max<int>(row_layout.comm(), err.empty() ? 0 : 1);
     if (!err.empty()) throw InvalidMatrix(err);
     SPK_REQUIRE(!bad, InvalidMatrix, "spk::dist::DistCsrMatrix: another rank's rows are invalid");
-    assemble(split.local, split.ghost, split.ghost_gids);
+    assemble(create_mirror_view_and_copy(device_type(), split.local),
+             create_mirror_view_and_copy(device_type(), split.ghost), split.ghost_gids);
   }
 
-  /// From blocks already split (used by spgemm); collective.
+  /// From blocks already split, in any memory space (spgemm passes device
+  /// blocks, which are shared, not copied): the local block's columns are
+  /// numbered from col_layout.begin(), the ghost block's index ghost_gids
+  /// (sorted global columns none of which this rank owns).  Collective.
+  template <class D2>
   DistCsrMatrix(const RowLayout& row_layout, const RowLayout& col_layout,
-                const host_matrix_type& local, const host_matrix_type& ghost,
+                const CsrMatrix<Scalar, Ordinal, Offset, D2>& local,
+                const CsrMatrix<Scalar, Ordinal, Offset, D2>& ghost,
                 const std::vector<long long>& ghost_gids)
       : row_layout_(row_layout), col_layout_(col_layout) {
-    assemble(local, ghost, ghost_gids);
+    assemble(create_mirror_view_and_copy(device_type(), local),
+             create_mirror_view_and_copy(device_type(), ghost), ghost_gids);
   }
 
   /// Distributes a global host matrix held by `root` (the argument is
@@ -326,10 +363,10 @@ class DistCsrMatrix {
   SpmvWorkspace& spmv_workspace() const { return *workspace_; }
 
  private:
-  void assemble(const host_matrix_type& local, const host_matrix_type& ghost,
+  void assemble(const local_matrix_type& local, const local_matrix_type& ghost,
                 const std::vector<long long>& ghost_gids) {
-    local_ = create_mirror_view_and_copy(device_type(), local);
-    ghost_ = create_mirror_view_and_copy(device_type(), ghost);
+    local_ = local;
+    ghost_ = ghost;
     ghost_gids_host_ = ghost_gids;
     ghost_gids_ = Kokkos::View<long long*, device_type>("spk::dist::ghost_gids", ghost_gids.size());
     Kokkos::View<const long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> h(ghost_gids.data(),
@@ -340,30 +377,12 @@ class DistCsrMatrix {
     // The rows that have ghost entries, as a compressed-row matrix sharing
     // the ghost block's columns and values (PETSc's "compressed row" B
     // block): the ghost product then runs over those rows only, not over
-    // every local row.  Empty rows hold no entries, so the kept rows' entries
-    // stay contiguous and in place.
-    std::vector<Ordinal> rows;
-    std::vector<Offset> crm(1, 0);
-    const long long nr = ghost.num_rows();
-    for (long long i = 0; i < nr; ++i)
-      if (ghost.row_map()(i + 1) > ghost.row_map()(i)) {
-        rows.push_back(static_cast<Ordinal>(i));
-        crm.push_back(ghost.row_map()(i + 1));
-      }
-    ghost_rows_ = Kokkos::View<Ordinal*, device_type>("spk::dist::ghost_rows", rows.size());
-    Kokkos::deep_copy(ghost_rows_,
-                      Kokkos::View<const Ordinal*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                          rows.data(), rows.size()));
-    typename local_matrix_type::row_map_type crm_d("spk::dist::ghost_compressed.row_map",
-                                                   crm.size());
-    Kokkos::deep_copy(
-        crm_d, Kokkos::View<const Offset*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(crm.data(),
-                                                                                       crm.size()));
-    ghost_compressed_ = local_matrix_type(static_cast<Ordinal>(rows.size()), ghost_.num_cols(),
-                                          crm_d, ghost_.col_idx(), ghost_.values());
+    // every local row.
+    ghost_compressed_ = Impl::nonempty_rows(execution_space(), ghost_, ghost_rows_);
     workspace_ = std::make_shared<SpmvWorkspace>();
     workspace_->x_ghost = Kokkos::View<Scalar*, device_type>("spk::dist::x_ghost", num_ghosts());
-    workspace_->y_ghost = Kokkos::View<Scalar*, device_type>("spk::dist::y_ghost", rows.size());
+    workspace_->y_ghost =
+        Kokkos::View<Scalar*, device_type>("spk::dist::y_ghost", ghost_rows_.extent(0));
   }
 
   template <class T>

@@ -6,6 +6,8 @@
 
 #include <chrono>
 #include <impl/spk_dist_local_ops.hpp>
+#include <impl/spk_dist_row_kernels.hpp>
+#include <impl/spk_dist_split.hpp>
 #include <spk_dist_csr_matrix.hpp>
 #include <spk_dist_spmv.hpp>
 
@@ -22,8 +24,8 @@ struct SpgemmTimes {
 
 /// The reusable state of C = A·B: the fetched rows of B, the merged local
 /// operands and where C's entries go.  Create one per product pattern, call
-/// spgemm_symbolic once and spgemm_numeric whenever A's and B's values
-/// change (their patterns must not).
+/// spgemm_symbolic (or spgemm with the handle) once and spgemm_numeric
+/// whenever A's and B's values change (their patterns must not).
 template <class S, class O = int, class F = int, class Device = DefaultDevice>
 class DistSpgemmHandle {
  public:
@@ -43,67 +45,45 @@ class DistSpgemmHandle {
   Kokkos::View<F*, device_type> b_rm_;                  // B's local rows, merged
   Kokkos::View<long long*, device_type> send_rp_;       // packed sent rows
   local_matrix b_ext_, a_comb_, c_loc_;
-  Kokkos::View<long long*, device_type> c_dest_;
+  Kokkos::View<F*, device_type>
+      c_before_;  // per row of c_loc_: ghost entries left of the local ones
   Impl::LocalSpgemmHandle<O, F, device_type> local_;
 };
 
 namespace Impl {
 
-/// B's local rows with global column indices (local block first, then ghost
-/// block, per row) written at row_map `rm` into cols / vals (either may be
-/// empty to skip it).
+/// M's local and ghost blocks side by side, per row (local entries first),
+/// written at row_map `rm` into cols / vals (either may be empty to skip
+/// it).  Columns numbered globally (B's rows: owned column c is
+/// col_begin + c, ghost j is ghost_gids[j]) or combined (A for the local
+/// product: owned columns first, ghost j after them, the numbering of the
+/// rows of B_ext).
 template <class ExecSpace, class S, class O, class F, class D, class RM, class C, class V>
-void merged_rows(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& B, const RM& rm,
-                 const C& cols, const V& vals) {
-  auto L = B.local_block();
-  auto G = B.ghost_block();
+void side_by_side(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& M, const RM& rm,
+                  const C& cols, const V& vals, bool global_columns) {
+  auto L = M.local_block();
+  auto G = M.ghost_block();
   auto lrm = L.row_map(), grm = G.row_map();
   auto lci = L.col_idx(), gci = G.col_idx();
   auto lva = L.values(), gva = G.values();
-  auto gid = B.ghost_gids_view();
-  const long long cb = B.col_layout().begin();
+  auto gid = M.ghost_gids_view();
+  const long long local_off = global_columns ? M.col_layout().begin() : 0;
+  const long long ghost_off = global_columns ? 0 : M.col_layout().local_size();
   const bool do_cols = cols.extent(0) > 0, do_vals = vals.extent(0) > 0;
-  Kokkos::parallel_for(
-      "spk::dist::merged_rows", Kokkos::RangePolicy<ExecSpace>(space, 0, L.num_rows()),
-      KOKKOS_LAMBDA(const long long i) {
-        F q = rm(i);
-        for (F k = lrm(i); k < lrm(i + 1); ++k, ++q) {
-          if (do_cols) cols(q) = static_cast<O>(lci(k) + cb);
-          if (do_vals) vals(q) = lva(k);
-        }
-        for (F k = grm(i); k < grm(i + 1); ++k, ++q) {
-          if (do_cols) cols(q) = static_cast<O>(gid(gci(k)));
-          if (do_vals) vals(q) = gva(k);
-        }
-      });
-}
-
-/// A's local and ghost blocks side by side: ghost column j becomes
-/// local_cols + j, the numbering of the rows of B_ext.
-template <class ExecSpace, class S, class O, class F, class D, class M>
-void fill_combined(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A, const M& Ac,
-                   bool cols) {
-  auto L = A.local_block();
-  auto G = A.ghost_block();
-  auto lrm = L.row_map(), grm = G.row_map();
-  auto lci = L.col_idx(), gci = G.col_idx();
-  auto lva = L.values(), gva = G.values();
-  auto rm = Ac.row_map();
-  auto ci = Ac.col_idx();
-  auto va = Ac.values();
-  const O nl = static_cast<O>(A.col_layout().local_size());
-  Kokkos::parallel_for(
-      "spk::dist::combined", Kokkos::RangePolicy<ExecSpace>(space, 0, L.num_rows()),
-      KOKKOS_LAMBDA(const long long i) {
-        F q = rm(i);
-        for (F k = lrm(i); k < lrm(i + 1); ++k, ++q) {
-          if (cols) ci(q) = lci(k);
-          va(q) = lva(k);
-        }
-        for (F k = grm(i); k < grm(i + 1); ++k, ++q) {
-          if (cols) ci(q) = nl + gci(k);
-          va(q) = gva(k);
-        }
+  row_parallel(
+      space, "spk::dist::side_by_side", L.num_rows(),
+      KOKKOS_LAMBDA(const RowMember<ExecSpace>& m, const long long i) {
+        const F q = rm(i), l0 = lrm(i), nl = lrm(i + 1) - l0, g0 = grm(i);
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, nl + grm(i + 1) - g0), [&](const F t) {
+          if (t < nl) {
+            if (do_cols) cols(q + t) = static_cast<O>(lci(l0 + t) + local_off);
+            if (do_vals) vals(q + t) = lva(l0 + t);
+          } else {
+            const auto j = gci(g0 + t - nl);
+            if (do_cols) cols(q + t) = static_cast<O>(global_columns ? gid(j) : ghost_off + j);
+            if (do_vals) vals(q + t) = gva(g0 + t - nl);
+          }
+        });
       });
 }
 
@@ -121,11 +101,13 @@ void fetch_entries(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
   auto srp = h.send_rp_;
   Kokkos::View<T*, Dev> send(Kokkos::ViewAllocateWithoutInitializing("spk::dist::fetch_send"),
                              h.send_edispls_.back());
-  Kokkos::parallel_for(
-      "spk::dist::fetch_pack", Kokkos::RangePolicy<ExecSpace>(space, 0, plan.num_sent()),
-      KOKKOS_LAMBDA(const long long k) {
+  row_parallel(
+      space, "spk::dist::fetch_pack", plan.num_sent(),
+      KOKKOS_LAMBDA(const RowMember<ExecSpace>& m, const long long k) {
         const F b = brm(idx(k));
-        for (long long t = 0; t < srp(k + 1) - srp(k); ++t) send(srp(k) + t) = src(b + t);
+        const long long s0 = srp(k);
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, srp(k + 1) - s0),
+                             [&](const long long t) { send(s0 + t) = src(b + t); });
       });
   space.fence();
   auto recv = Kokkos::subview(dst, Kokkos::make_pair(dst_begin, dst_begin + h.fetched_nnz_));
@@ -137,16 +119,13 @@ void fetch_entries(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
 
 inline std::chrono::steady_clock::time_point now() { return std::chrono::steady_clock::now(); }
 
-}  // namespace Impl
-
-/// Symbolic phase: fetches the pattern of the needed rows of B, computes
-/// C's pattern and returns C (distributed like A's rows, columns like B's);
-/// C's values are set by spgemm_numeric.  Needs A's column layout to be
-/// B's row layout.  Collective.
+/// spgemm_symbolic, and with with_values the whole product: B's values
+/// travel with its columns and the local product's values go into C, so
+/// that numeric need not run (the one-call spgemm).
 template <class ExecSpace, class S, class O, class F, class D>
-DistCsrMatrix<S, O, F, D> spgemm_symbolic(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
-                                          const DistCsrMatrix<S, O, F, D>& A,
-                                          const DistCsrMatrix<S, O, F, D>& B) {
+DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
+                                         const DistCsrMatrix<S, O, F, D>& A,
+                                         const DistCsrMatrix<S, O, F, D>& B, bool with_values) {
   using Dev = typename DistCsrMatrix<S, O, F, D>::device_type;
   using Local = CsrMatrix<S, O, F, Dev>;
   SPK_REQUIRE(A.num_cols() == B.num_rows(), ShapeMismatch, "spk::dist::spgemm: A is ", A.num_rows(),
@@ -157,16 +136,17 @@ DistCsrMatrix<S, O, F, D> spgemm_symbolic(const ExecSpace& space, DistSpgemmHand
               A.col_layout().end(), ") of A but rows [", B.row_layout().begin(), ", ",
               B.row_layout().end(), ") of B)");
   h = DistSpgemmHandle<S, O, F, D>();
-  auto t = Impl::now();
+  auto t = now();
   const long long nb = B.row_layout().local_size(), ng = A.num_ghosts();
   const long long ns = A.plan().num_sent();
   const auto& plan = A.plan();
 
   // B's local rows with global columns: row_map = local + ghost lengths.
   auto lrm = B.local_block().row_map(), grm = B.ghost_block().row_map();
-  h.b_rm_ = Kokkos::View<F*, Dev>("spk::dist::b_rm", nb + 1);
+  h.b_rm_ =
+      Kokkos::View<F*, Dev>(Kokkos::ViewAllocateWithoutInitializing("spk::dist::b_rm"), nb + 1);
   auto brm = h.b_rm_;
-  Kokkos::View<F*, Dev> row_len("spk::dist::row_len", nb);
+  Kokkos::View<F*, Dev> row_len(Kokkos::ViewAllocateWithoutInitializing("spk::dist::row_len"), nb);
   Kokkos::parallel_for(
       "spk::dist::b_rm", Kokkos::RangePolicy<ExecSpace>(space, 0, nb + 1),
       KOKKOS_LAMBDA(const long long i) {
@@ -183,19 +163,19 @@ DistCsrMatrix<S, O, F, D> spgemm_symbolic(const ExecSpace& space, DistSpgemmHand
         upd += row_len(idx(k));
         if (final) srp(k + 1) = upd;
       });
-  h.times.assemble += Impl::seconds_since(t);
+  h.times.assemble += seconds_since(t);
 
   // 1. Lengths of the fetched rows, through the SpMV plan.
-  t = Impl::now();
+  t = now();
   Kokkos::View<F*, Dev> recv_len("spk::dist::recv_len", ng);
   HaloBuffers<F, Dev> lbuf;
   plan.begin(space, row_len, recv_len, lbuf, 7103);
   plan.finish(recv_len, lbuf);
   h.times.bytes_sent += ns * static_cast<long long>(sizeof(F));
-  h.times.fetch += Impl::seconds_since(t);
+  h.times.fetch += seconds_since(t);
 
   // 2. B_ext = B's local rows, then the fetched rows.
-  t = Impl::now();
+  t = now();
   auto srp_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), srp);
   auto rlen_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), recv_len);
   std::vector<long long> rrp(ng + 1, 0);
@@ -210,8 +190,17 @@ DistCsrMatrix<S, O, F, D> spgemm_symbolic(const ExecSpace& space, DistSpgemmHand
   SPK_REQUIRE(ext_nnz <= static_cast<long long>(std::numeric_limits<F>::max()), Overflow,
               "spk::dist::spgemm: rank ", A.row_layout().rank(), " needs ", ext_nnz,
               " entries of B, more than the offset type holds");
-  Local bext("spk::dist::b_ext", static_cast<O>(nb + ng), static_cast<O>(B.num_cols()),
-             static_cast<F>(ext_nnz));
+  // Without values (symbolic) B_ext's values are zeros: the local product
+  // that finds C's columns also computes values, which numeric redoes.
+  Local bext(static_cast<O>(nb + ng), static_cast<O>(B.num_cols()),
+             typename Local::row_map_type(
+                 Kokkos::ViewAllocateWithoutInitializing("spk::dist::b_ext.row_map"), nb + ng + 1),
+             typename Local::index_type(
+                 Kokkos::ViewAllocateWithoutInitializing("spk::dist::b_ext.col_idx"), ext_nnz),
+             with_values
+                 ? typename Local::values_type(
+                       Kokkos::ViewAllocateWithoutInitializing("spk::dist::b_ext.values"), ext_nnz)
+                 : typename Local::values_type("spk::dist::b_ext.values", ext_nnz));
   {
     auto erm = bext.row_map();
     Kokkos::View<long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> rrp_h(rrp.data(),
@@ -222,56 +211,66 @@ DistCsrMatrix<S, O, F, D> spgemm_symbolic(const ExecSpace& space, DistSpgemmHand
         KOKKOS_LAMBDA(const long long i) {
           erm(i) = i <= nb ? brm(i) : static_cast<F>(brm(nb) + rrp_d(i - nb));
         });
-    Impl::merged_rows(space, B, brm, bext.col_idx(), Kokkos::View<S*, Dev>());
+    side_by_side(space, B, brm, bext.col_idx(),
+                 with_values ? bext.values() : typename Local::values_type(), true);
   }
   h.b_ext_ = bext;
-  h.times.assemble += Impl::seconds_since(t);
+  h.times.assemble += seconds_since(t);
 
-  // 3. Their columns (global indices).
-  t = Impl::now();
-  Impl::fetch_entries(space, A, h, bext.col_idx(), bext.col_idx(), b_nnz, 7104);
-  h.times.fetch += Impl::seconds_since(t);
+  // 3. Their columns (global indices), and values for the whole product.
+  t = now();
+  fetch_entries(space, A, h, bext.col_idx(), bext.col_idx(), b_nnz, 7104);
+  if (with_values) fetch_entries(space, A, h, bext.values(), bext.values(), b_nnz, 7105);
+  h.times.fetch += seconds_since(t);
 
   // 4. A's blocks side by side, and the local product's pattern.
-  t = Impl::now();
+  t = now();
   {
     auto al = A.local_block().row_map(), ag = A.ghost_block().row_map();
     const long long na = A.row_layout().local_size();
-    Kokkos::View<F*, Dev> arm("spk::dist::a_comb.row_map", na + 1);
+    Kokkos::View<F*, Dev> arm(Kokkos::ViewAllocateWithoutInitializing("spk::dist::a_comb.row_map"),
+                              na + 1);
     Kokkos::parallel_for(
         "spk::dist::a_comb_rm", Kokkos::RangePolicy<ExecSpace>(space, 0, na + 1),
         KOKKOS_LAMBDA(const long long i) { arm(i) = al(i) + ag(i); });
     const F a_nnz = static_cast<F>(A.local_block().nnz() + A.ghost_block().nnz());
-    h.a_comb_ = Local(static_cast<O>(na), static_cast<O>(nb + ng), arm,
-                      Kokkos::View<O*, Dev>("spk::dist::a_comb.col_idx", a_nnz),
-                      Kokkos::View<S*, Dev>("spk::dist::a_comb.values", a_nnz));
-    Impl::fill_combined(space, A, h.a_comb_, true);
+    h.a_comb_ =
+        Local(static_cast<O>(na), static_cast<O>(nb + ng), arm,
+              Kokkos::View<O*, Dev>(
+                  Kokkos::ViewAllocateWithoutInitializing("spk::dist::a_comb.col_idx"), a_nnz),
+              Kokkos::View<S*, Dev>(
+                  Kokkos::ViewAllocateWithoutInitializing("spk::dist::a_comb.values"), a_nnz));
+    side_by_side(space, A, h.a_comb_.row_map(), h.a_comb_.col_idx(), h.a_comb_.values(), false);
   }
-  h.times.assemble += Impl::seconds_since(t);
-  t = Impl::now();
-  h.c_loc_ = Impl::local_spgemm_symbolic(space, h.local_, h.a_comb_, h.b_ext_);
-  h.times.local += Impl::seconds_since(t);
+  h.times.assemble += seconds_since(t);
+  t = now();
+  h.c_loc_ = local_spgemm_symbolic(space, h.local_, h.a_comb_, h.b_ext_);
+  h.times.local += seconds_since(t);
 
-  // 5. C's blocks: split the pattern by B's column layout (on the host,
-  // once), remembering where each entry goes for numeric.
-  t = Impl::now();
-  auto ch = create_mirror_view_and_copy_host(h.c_loc_);
-  Kokkos::View<S*, Kokkos::HostSpace> zeros("spk::dist::zeros", ch.nnz());
-  auto split = Impl::split_columns<S, O, F>(ch.num_rows(), B.num_cols(), ch.row_map(), ch.col_idx(),
-                                            zeros, B.col_layout().begin(), B.col_layout().end(),
-                                            A.row_layout().rank());
-  Kokkos::View<long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> dest_h(split.dest.data(),
-                                                                              split.dest.size());
-  // A real copy: on host spaces create_mirror_view_and_copy would alias
-  // split.dest, which dies with this scope.
-  h.c_dest_ = Kokkos::View<long long*, Dev>(
-      Kokkos::ViewAllocateWithoutInitializing("spk::dist::c_dest"), dest_h.extent(0));
-  Kokkos::deep_copy(h.c_dest_, dest_h);
+  // 5. C's blocks: the local product's rows (sorted) split by B's column
+  // layout where they live.
+  t = now();
+  auto split = split_sorted_rows(space, h.c_loc_, B.num_cols(), B.col_layout().begin(),
+                                 B.col_layout().end(), with_values);
+  h.c_before_ = split.before;
   DistCsrMatrix<S, O, F, D> C(A.row_layout(), B.col_layout(), split.local, split.ghost,
                               split.ghost_gids);
-  h.times.assemble += Impl::seconds_since(t);
+  h.times.assemble += seconds_since(t);
   h.done_ = true;
   return C;
+}
+
+}  // namespace Impl
+
+/// Symbolic phase: fetches the pattern of the needed rows of B, computes
+/// C's pattern and returns C (distributed like A's rows, columns like B's);
+/// C's values are set by spgemm_numeric.  Needs A's column layout to be
+/// B's row layout.  Collective.
+template <class ExecSpace, class S, class O, class F, class D>
+DistCsrMatrix<S, O, F, D> spgemm_symbolic(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
+                                          const DistCsrMatrix<S, O, F, D>& A,
+                                          const DistCsrMatrix<S, O, F, D>& B) {
+  return Impl::spgemm_pattern(space, h, A, B, false);
 }
 
 /// Numeric phase: C's values from A's and B's current values (the patterns
@@ -284,13 +283,13 @@ void spgemm_numeric(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
   SPK_REQUIRE(h.a_comb_.nnz() == A.local_block().nnz() + A.ghost_block().nnz() &&
                   C.local_nnz() == h.c_loc_.nnz(),
               ShapeMismatch, "spk::dist::spgemm_numeric: A or C is not the one symbolic saw");
-  using S_ = S;
   auto t = Impl::now();
   F b_nnz = 0;
   Kokkos::deep_copy(b_nnz, Kokkos::subview(h.b_rm_, h.b_rm_.extent(0) - 1));
-  Impl::merged_rows(space, B, h.b_rm_, Kokkos::View<O*, typename decltype(h.b_ext_)::device_type>(),
-                    h.b_ext_.values());
-  Impl::fill_combined(space, A, h.a_comb_, false);
+  using Dev = typename DistCsrMatrix<S, O, F, D>::device_type;
+  Impl::side_by_side(space, B, h.b_rm_, Kokkos::View<O*, Dev>(), h.b_ext_.values(), true);
+  Impl::side_by_side(space, A, h.a_comb_.row_map(), Kokkos::View<O*, Dev>(), h.a_comb_.values(),
+                     false);
   space.fence();
   h.times.assemble += Impl::seconds_since(t);
   t = Impl::now();
@@ -300,22 +299,24 @@ void spgemm_numeric(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
   Impl::local_spgemm_numeric(space, h.local_, h.a_comb_, h.b_ext_, h.c_loc_);
   h.times.local += Impl::seconds_since(t);
   t = Impl::now();
-  auto dest = h.c_dest_;
-  auto src = h.c_loc_.values();
-  auto lv = C.local_block().values();
-  auto gv = C.ghost_block().values();
-  Kokkos::parallel_for(
-      "spk::dist::c_scatter", Kokkos::RangePolicy<ExecSpace>(space, 0, src.extent(0)),
-      KOKKOS_LAMBDA(const long long k) {
-        const long long d = dest(k);
-        if (d >= 0)
-          lv(d) = src(k);
-        else
-          gv(-d - 1) = src(k);
-      });
+  Impl::scatter_split_values(space, h.c_loc_.num_rows(), h.c_loc_.row_map(), h.c_before_,
+                             C.local_block().row_map(), C.ghost_block().row_map(),
+                             h.c_loc_.values(), C.local_block().values(), C.ghost_block().values());
   space.fence();
-  (void)sizeof(S_);
   h.times.assemble += Impl::seconds_since(t);
+}
+
+/// C = A·B in one call, leaving `h` ready for spgemm_numeric when A's and
+/// B's values change.  B's values travel with its columns and the local
+/// product runs once (symbolic followed by numeric would run it twice).
+/// Collective.
+template <class ExecSpace, class S, class O, class F, class D>
+DistCsrMatrix<S, O, F, D> spgemm(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
+                                 const DistCsrMatrix<S, O, F, D>& A,
+                                 const DistCsrMatrix<S, O, F, D>& B) {
+  auto C = Impl::spgemm_pattern(space, h, A, B, true);
+  space.fence();
+  return C;
 }
 
 /// C = A·B in one call.
@@ -323,9 +324,7 @@ template <class ExecSpace, class S, class O, class F, class D>
 DistCsrMatrix<S, O, F, D> spgemm(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
                                  const DistCsrMatrix<S, O, F, D>& B) {
   DistSpgemmHandle<S, O, F, D> h;
-  auto C = spgemm_symbolic(space, h, A, B);
-  spgemm_numeric(space, h, A, B, C);
-  return C;
+  return spgemm(space, h, A, B);
 }
 
 }  // namespace spk::dist

@@ -33,7 +33,8 @@ struct SpgemmOptions {
   /// would be larger go to global-memory slabs.  0: the backend's limit.
   std::size_t max_scratch_bytes = 0;
   /// Global memory allowed for the slabs of long rows (and the per-thread
-  /// accumulators of ThreadDense).  0: 512 MiB.
+  /// accumulators of ThreadDense).  0: BinnedHash 6 bytes per product of
+  /// the long rows, between 16 MiB and 4 GiB; ThreadDense 512 MiB.
   std::size_t slab_budget_bytes = 0;
   /// Threads per team of the BinnedHash team kernels.  0: backend default.
   int team_size = 0;
@@ -70,6 +71,9 @@ struct SpgemmLongRowPlan {
   SpgemmLongRows kind = SpgemmLongRows::None;
   std::uint64_t slab_capacity = 0;  ///< entries per slab
   int num_slabs = 0;
+  /// DenseMarker's symbolic needs only a bitmap of B's columns per slab, so
+  /// more of them fit the same budget (more rows at once).
+  int num_symbolic_slabs = 0;
 };
 
 }  // namespace Impl

@@ -109,6 +109,28 @@ void expect_csr_equal(const MA& A_in, const MB& B_in, double rel_tol = 0,
   }
 }
 
+/// Expects A and B (the reference) to have the same pattern and values
+/// within rel_tol · max(1, bound(k)), where bound holds (|X|·|Y|) for a
+/// product B = X·Y (same pattern as B): the error any summation order may
+/// make, also where large terms cancel.
+template <class MA, class MB, class MC>
+void expect_product_near(const MA& A_in, const MB& B_in, const MC& bound_in, double rel_tol,
+                         const std::string& what = "") {
+  auto A = spk::create_mirror_view_and_copy_host(A_in);
+  auto B = spk::create_mirror_view_and_copy_host(B_in);
+  auto bound = spk::create_mirror_view_and_copy_host(bound_in);
+  ASSERT_EQ(static_cast<long long>(bound.nnz()), static_cast<long long>(B.nnz())) << what;
+  // Pattern first (values compared below with their own tolerance).
+  auto Ap = spk::clone(spk::HostDevice(), A);
+  auto Bp = spk::clone(spk::HostDevice(), B);
+  Kokkos::deep_copy(Ap.values(), 0.0);
+  Kokkos::deep_copy(Bp.values(), 0.0);
+  expect_csr_equal(Ap, Bp, 0, what);
+  for (long long k = 0; k < static_cast<long long>(A.nnz()); ++k)
+    ASSERT_NEAR(A.values()(k), B.values()(k), rel_tol * std::max(1.0, bound.values()(k)))
+        << what << " values(" << k << ")";
+}
+
 /// Fills a View with a value that no kernel would produce, so that entries a
 /// kernel forgets to write show up.
 template <class View>

@@ -587,14 +587,51 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
                 Balanced::carve(member, base, lc), v, perm(begin + member.league_rank()),
                 reinterpret_cast<std::uint32_t*>(base + lbytes), words, counts);
           });
+    } else if (lp.kind == SpgemmLongRows::DenseMarker) {
+      // A bitmap of B's columns per slab in global memory: a product whose
+      // atomic OR sets a new bit is a new column of the row.
+      using Dev = typename Perm::device_type;
+      const std::uint64_t words = (ncols + 31) / 32;
+      const int L = static_cast<int>(std::min<std::int64_t>(lp.num_symbolic_slabs, nr));
+      Kokkos::View<std::uint32_t*, Dev> slab("spk::spgemm::slab_bits", L * words);
+      Kokkos::parallel_for(
+          "spk::spgemm::symbolic_global_bitmap", Policy(sp, L, bin.team_size, V_),
+          KOKKOS_LAMBDA(const Member& member) {
+            std::uint32_t* bits = slab.data() + member.league_rank() * words;
+            const TeamGroup<Member> g{member};
+            for (std::int64_t r = member.league_rank(); r < nr; r += L) {
+              const std::int64_t i = perm(begin + r);
+              long long count = 0;
+              Kokkos::parallel_reduce(
+                  Kokkos::TeamThreadRange(member, v.arm(i), v.arm(i + 1)),
+                  [&](const auto ka, long long& sum) {
+                    const auto kk = v.aci(ka);
+                    long long mine = 0;
+                    Kokkos::parallel_reduce(
+                        Kokkos::ThreadVectorRange(member, v.brm(kk), v.brm(kk + 1)),
+                        [&](const auto kb, long long& n) {
+                          const auto c = static_cast<std::uint64_t>(v.bci(kb));
+                          const std::uint32_t bit = std::uint32_t(1) << (c & 31);
+                          if (!(Kokkos::atomic_fetch_or(&bits[c >> 5], bit) & bit)) ++n;
+                        },
+                        mine);
+                    sum += mine;
+                  },
+                  count);
+              g.single([&]() { counts(i + 1) = count; });
+              g.barrier();
+              g.for_each(static_cast<std::uint32_t>(words),
+                         [&](const std::uint32_t w) { bits[w] = 0; });
+              g.barrier();
+            }
+          });
     } else {
       using Dev = typename Perm::device_type;
       const int L = static_cast<int>(std::min<std::int64_t>(lp.num_slabs, nr));
       Kokkos::View<O*, Dev> slab(Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::slab_keys"),
                                  L * lp.slab_capacity);
-      Kokkos::deep_copy(sp, slab, Acc::empty_key);  // also "no row" for dense markers
+      Kokkos::deep_copy(sp, slab, Acc::empty_key);
       const std::uint64_t sc = lp.slab_capacity;
-      const bool dense = lp.kind == SpgemmLongRows::DenseMarker;
       Kokkos::parallel_for(
           "spk::spgemm::symbolic_global", Policy(sp, L, bin.team_size, V_),
           KOKKOS_LAMBDA(const Member& member) {
@@ -603,46 +640,24 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
             for (std::int64_t r = member.league_rank(); r < nr; r += L) {
               const std::int64_t i = perm(begin + r);
               long long count = 0;
-              if (dense) {
-                // keys[c] holds the last row that touched column c; each
-                // thread counts the columns it claimed first.
-                Kokkos::parallel_reduce(
-                    Kokkos::TeamThreadRange(member, v.arm(i), v.arm(i + 1)),
-                    [&](const auto ka, long long& sum) {
-                      const auto kk = v.aci(ka);
-                      long long mine = 0;
-                      Kokkos::parallel_reduce(
-                          Kokkos::ThreadVectorRange(member, v.brm(kk), v.brm(kk + 1)),
-                          [&](const auto kb, long long& n) {
-                            if (Kokkos::atomic_exchange(&keys[v.bci(kb)], static_cast<O>(i)) !=
-                                static_cast<O>(i))
-                              ++n;
-                          },
-                          mine);
-                      sum += mine;
-                    },
-                    count);
-                g.single([&]() { counts(i + 1) = count; });
-              } else {
-                const std::uint64_t p = products(i);
-                const std::uint32_t cap =
-                    static_cast<std::uint32_t>(spgemm_table_capacity(p < ncols ? p : ncols));
-                const Acc h(keys, nullptr, cap);
-                g.for_products(i, v.arm, v.aci, v.brm, [&](const auto, const auto kb) {
-                  bool is_new;
-                  h.insert(v.bci(kb), is_new);
-                });
-                g.barrier();
-                g.reduce_sum(
-                    cap,
-                    [&](const std::uint32_t s, long long& c) {
-                      c += keys[s] != Acc::empty_key ? 1 : 0;
-                    },
-                    count);
-                g.single([&]() { counts(i + 1) = count; });
-                g.barrier();
-                g.for_each(cap, [&](const std::uint32_t s) { keys[s] = Acc::empty_key; });
-              }
+              const std::uint64_t p = products(i);
+              const std::uint32_t cap =
+                  static_cast<std::uint32_t>(spgemm_table_capacity(p < ncols ? p : ncols));
+              const Acc h(keys, nullptr, cap);
+              g.for_products(i, v.arm, v.aci, v.brm, [&](const auto, const auto kb) {
+                bool is_new;
+                h.insert(v.bci(kb), is_new);
+              });
+              g.barrier();
+              g.reduce_sum(
+                  cap,
+                  [&](const std::uint32_t s, long long& c) {
+                    c += keys[s] != Acc::empty_key ? 1 : 0;
+                  },
+                  count);
+              g.single([&]() { counts(i + 1) = count; });
+              g.barrier();
+              g.for_each(cap, [&](const std::uint32_t s) { keys[s] = Acc::empty_key; });
               g.barrier();
             }
           });
@@ -750,21 +765,6 @@ KOKKOS_INLINE_FUNCTION void spgemm_bitmap_extract(const Member& member, const st
           cv[p] = vals[c];
           vals[c] = S(0);
         }
-      });
-}
-
-/// Writes the columns of a dense slab marked with `row` to cci/cv in
-/// increasing order (zeroing their values).
-template <class Member, class O, class S>
-KOKKOS_INLINE_FUNCTION void spgemm_ordered_extract(const Member& member, const O* keys, S* vals,
-                                                   O row, std::uint64_t ncols, O* cci, S* cv,
-                                                   long long* part) {
-  spgemm_team_ordered(
-      member, ncols, part, [&](const std::uint64_t c) { return keys[c] == row ? 1 : 0; },
-      [&](const std::uint64_t c, const long long p) {
-        cci[p] = static_cast<O>(c);
-        cv[p] = vals[c];
-        vals[c] = S(0);
       });
 }
 
@@ -922,11 +922,17 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
     } else {
       const int L = static_cast<int>(std::min<std::int64_t>(lp.num_slabs, nr));
       const std::uint64_t sc = lp.slab_capacity;
+      // Dense rows come out of a bitmap of their columns, in order (also
+      // when sorting was not asked for: listing first touches through a
+      // marker per column measured 5x slower on rmat:20:2).
+      const bool by_bitmap = lp.kind == SpgemmLongRows::DenseMarker;
+      const std::uint64_t words = by_bitmap ? (ncols + 31) / 32 : 0;
       Kokkos::View<O*, Dev> slab_keys(
-          Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::slab_keys"), L * sc);
+          Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::slab_keys"),
+          by_bitmap ? 0 : L * sc);
       Kokkos::View<S*, Dev> slab_vals("spk::spgemm::slab_values", L * sc);
-      Kokkos::deep_copy(sp, slab_keys, Acc::empty_key);
-      const bool dense = lp.kind == SpgemmLongRows::DenseMarker;
+      Kokkos::View<std::uint32_t*, Dev> slab_bits("spk::spgemm::slab_bits", L * words);
+      if (!by_bitmap) Kokkos::deep_copy(sp, slab_keys, Acc::empty_key);
       Kokkos::parallel_for(
           "spk::spgemm::numeric_global",
           Policy(sp, L, bin.team_size, V_)
@@ -935,8 +941,10 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
           KOKKOS_LAMBDA(const Member& member) {
             long long* counter = static_cast<long long*>(
                 member.team_scratch(0).get_shmem(sizeof(long long) * (1 + member.team_size())));
-            O* keys = slab_keys.data() + member.league_rank() * sc;
+            O* keys = by_bitmap ? nullptr : slab_keys.data() + member.league_rank() * sc;
             S* vals = slab_vals.data() + member.league_rank() * sc;
+            std::uint32_t* bits =
+                by_bitmap ? slab_bits.data() + member.league_rank() * words : nullptr;
             const TeamGroup<Member> g{member};
             for (std::int64_t r = member.league_rank(); r < nr; r += L) {
               const std::int64_t i = perm(begin + r);
@@ -946,34 +954,19 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
               S* cv = v.cv.data() + start;
               g.single([&]() { *counter = 0; });
               g.barrier();
-              // Dense rows whose sort would cost more than a pass over the
-              // columns come out sorted from an ordered scan of the slab.
-              const double lg = log2_exact(next_pow2(n > 0 ? n : 1));
-              const bool scan = dense && sorted && double(ncols) < 0.25 * n * lg * lg;
-              if (dense) {
-                // vals[c] accumulates column c (zero between rows); keys[c]
-                // marks the last row that touched it.  Without the scan, the
-                // first toucher appends c to the row of C.
+              if (by_bitmap) {
+                // vals[c] accumulates column c (zero between rows).
                 g.for_products(i, v.arm, v.aci, v.brm, [&](const auto ka, const auto kb) {
-                  const O c = v.bci(kb);
+                  const auto c = static_cast<std::uint64_t>(v.bci(kb));
                   Kokkos::atomic_add(&vals[c], v.av(ka) * v.bv(kb));
-                  if (scan)
-                    keys[c] = static_cast<O>(i);
-                  else if (Kokkos::atomic_exchange(&keys[c], static_cast<O>(i)) !=
-                           static_cast<O>(i))
-                    cci[Kokkos::atomic_fetch_add(counter, 1LL)] = c;
+                  Kokkos::atomic_or(&bits[c >> 5], std::uint32_t(1) << (c & 31));
                 });
                 g.barrier();
-                if (scan) {
-                  spgemm_ordered_extract(member, keys, vals, static_cast<O>(i), ncols, cci, cv,
-                                         counter + 1);
-                } else {
-                  g.for_each(n, [&](const std::uint32_t s) {
-                    const O c = cci[s];
-                    cv[s] = vals[c];
-                    vals[c] = S(0);
-                  });
-                }
+                spgemm_bitmap_extract(member, bits, static_cast<std::uint32_t>(words), vals, cci,
+                                      cv, counter + 1);
+                g.barrier();
+                g.for_each(static_cast<std::uint32_t>(words),
+                           [&](const std::uint32_t w) { bits[w] = 0; });
               } else {
                 std::uint64_t p = 0;
                 Kokkos::parallel_reduce(
@@ -1000,7 +993,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
                 });
               }
               g.barrier();
-              if (sorted && !scan) group_bitonic_sort(g, cci, cv, n);
+              if (sorted && !by_bitmap) group_bitonic_sort(g, cci, cv, n);
             }
           });
     }
