@@ -16,7 +16,8 @@ def main(src, dst):
     for r in recs:
         by.setdefault(r["matrix"], {})[r["impl"]] = r
     base = "cusparse-spgemm" if any("cusparse-spgemm" in v for v in by.values()) else "kk-spgemm-kk"
-    impls = [i for i in ["spk", "spk-numeric-reuse", "kk-spgemm-kk", "cusparse-spgemm"] if i != base]
+    impls = [i for i in ["spk", "spk-onecall", "spk-numeric-reuse", "kk-spgemm-kk",
+                         "cusparse-spgemm"] if i != base and any(i in v for v in by.values())]
     rows = []
     for m, v in by.items():
         if base not in v:
@@ -41,7 +42,7 @@ def main(src, dst):
                   f"min {min(vals):.2f}x, max {max(vals):.2f}x")
     # SVG: one group of bars per matrix, log2 scale from 1/8x to 16x.
     W, rowh, left = 900, 22, 230
-    colors = {"spk": "#1f77b4", "spk-numeric-reuse": "#9ecae1", "kk-spgemm-kk": "#ff7f0e",
+    colors = {"spk": "#1f77b4", "spk-onecall": "#6a51a3", "spk-numeric-reuse": "#9ecae1", "kk-spgemm-kk": "#ff7f0e",
               "cusparse-spgemm": "#2ca02c"}
     H = 60 + len(rows) * rowh * len(impls) + 40
     lo, hi = -3, 4

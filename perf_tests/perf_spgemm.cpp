@@ -1,5 +1,6 @@
 // perf_spgemm: C = A·A (A·Aᵀ for rectangular A), fp64, side by side in one
-// run: spk (two-phase, fresh handle each time, and numeric reuse), Kokkos
+// run: spk (two-phase, fresh handle each time, and numeric reuse), spk's
+// one-call spk::spgemm (spk-onecall: a fused single pass on host spaces), Kokkos
 // Kernels SPGEMM_KK, cuSPARSE cusparseSpGEMM (CUDA), the serial reference and
 // the historical baselines (CSR×CSC dot products, dense output) where they
 // fit.  Prints a table and writes JSON records (one per matrix and impl).
@@ -259,6 +260,8 @@ long long cusparse_spgemm(cusparseHandle_t handle, const DevCsr<Kokkos::Cuda>& A
 #endif
 
 bool check_failed = false;
+/// kk-spgemm-kk ms / impl ms per matrix, for the summary.
+std::map<std::string, std::vector<double>> speedups_vs_kk;
 
 template <class ExecSpace>
 std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCsr& B_h,
@@ -283,6 +286,17 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
     n = t2 - t1;
     nnz = C.nnz();
     C_spk = C;
+  }));
+  // spk's one-call API (on host spaces: the fused single pass, no symbolic).
+  DevCsr<ExecSpace> C_onecall;
+  out.push_back(measure("spk-onecall", opt, [&](double& s, double& n, long long& nnz) {
+    const double t0 = now_ms();
+    DevCsr<ExecSpace> C = spk::spgemm(space, A, B);
+    space.fence();
+    s = 0;
+    n = now_ms() - t0;
+    nnz = C.nnz();
+    C_onecall = C;
   }));
   {
     // Numeric reuse: symbolic once, numeric timed.
@@ -347,24 +361,27 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
       return out;
     };
     const auto bound = spk::reference::spgemm(abs_of(A_h), abs_of(B_h));
-    auto C = spk::create_mirror_view_and_copy_host(C_spk);
-    bool ok = C.nnz() == ref.nnz();
-    std::string where;
-    for (O i = 0; ok && i <= ref.num_rows(); ++i) {
-      ok = C.row_map()(i) == ref.row_map()(i);
-      if (!ok) where = "row pointer " + std::to_string(i);
+    for (const auto& [impl, C_dev] :
+         {std::make_pair("spk", C_spk), std::make_pair("spk-onecall", C_onecall)}) {
+      auto C = spk::create_mirror_view_and_copy_host(C_dev);
+      bool ok = C.nnz() == ref.nnz();
+      std::string where;
+      for (O i = 0; ok && i <= ref.num_rows(); ++i) {
+        ok = C.row_map()(i) == ref.row_map()(i);
+        if (!ok) where = "row pointer " + std::to_string(i);
+      }
+      for (F k = 0; ok && k < ref.nnz(); ++k) {
+        ok = C.col_idx()(k) == ref.col_idx()(k) &&
+             std::abs(C.values()(k) - ref.values()(k)) <= 1e-12 * std::max(1.0, bound.values()(k));
+        if (!ok)
+          where = "entry " + std::to_string(k) + ": column " + std::to_string(C.col_idx()(k)) +
+                  " value " + std::to_string(C.values()(k)) + ", expected column " +
+                  std::to_string(ref.col_idx()(k)) + " value " + std::to_string(ref.values()(k));
+      }
+      std::printf("# check %s: %s %s the serial reference%s%s\n", name.c_str(), impl,
+                  ok ? "matches" : "DOES NOT MATCH", ok ? "" : " at ", where.c_str());
+      if (!ok) check_failed = true;
     }
-    for (F k = 0; ok && k < ref.nnz(); ++k) {
-      ok = C.col_idx()(k) == ref.col_idx()(k) &&
-           std::abs(C.values()(k) - ref.values()(k)) <= 1e-12 * std::max(1.0, bound.values()(k));
-      if (!ok)
-        where = "entry " + std::to_string(k) + ": column " + std::to_string(C.col_idx()(k)) +
-                " value " + std::to_string(C.values()(k)) + ", expected column " +
-                std::to_string(ref.col_idx()(k)) + " value " + std::to_string(ref.values()(k));
-    }
-    std::printf("# check %s: spk %s the serial reference%s%s\n", name.c_str(),
-                ok ? "matches" : "DOES NOT MATCH", ok ? "" : " at ", where.c_str());
-    if (!ok) check_failed = true;
   }
 
 #if defined(SPK_HAVE_KOKKOSKERNELS)
@@ -462,10 +479,11 @@ void run_space(const Options& opt, spk::perf::Report& report) {
     const std::string name = spk::matrix_display_name(spec) + (square ? "" : " (A*At)");
     const std::uint64_t products = spk::reference::spgemm_products(A_h, B_h);
     std::vector<Result> results = run_all<ExecSpace>(opt, A_h, B_h, products, name);
-    double cusparse_ms = 0;
+    double cusparse_ms = 0, kk_ms = 0;
     long long spk_nnz = -1;
     for (const Result& r : results) {
       if (r.impl == "cusparse-spgemm" && r.total_ms > 0) cusparse_ms = r.total_ms;
+      if (r.impl == "kk-spgemm-kk" && r.total_ms > 0) kk_ms = r.total_ms;
       if (r.impl == "spk") spk_nnz = r.nnz_c;
     }
     for (const Result& r : results) {
@@ -493,6 +511,10 @@ void run_space(const Options& opt, spk::perf::Report& report) {
                      {"nnz_c", double(r.nnz_c)}};
       if (r.peak_bytes >= 0) rec.numbers.push_back({"peak_bytes", double(r.peak_bytes)});
       if (cusparse_ms > 0) rec.numbers.push_back({"speedup_vs_cusparse", cusparse_ms / r.total_ms});
+      if (kk_ms > 0 && r.total_ms > 0) {
+        rec.numbers.push_back({"speedup_vs_kk", kk_ms / r.total_ms});
+        speedups_vs_kk[r.impl].push_back(kk_ms / r.total_ms);
+      }
       if (r.nnz_c != spk_nnz && r.impl != "baseline-dense-output")
         rec.strings.push_back({"warning", "nnz_c differs from spk"});
       if (!r.note.empty()) rec.strings.push_back({"note", r.note});
@@ -548,6 +570,21 @@ int main(int argc, char* argv[]) {
                   std::to_string(space.concurrency()));
       report.print_header();
       run_space<ExecSpace>(opt, report);
+      // Geometric means of the speed-ups over Kokkos Kernels (total time).
+      for (const char* impl : {"spk", "spk-onecall", "spk-numeric-reuse", "cusparse-spgemm"}) {
+        const auto it = speedups_vs_kk.find(impl);
+        if (it == speedups_vs_kk.end() || it->second.empty()) continue;
+        double lg = 0;
+        for (double x : it->second) lg += std::log(x);
+        const auto [lo, hi] = std::minmax_element(it->second.begin(), it->second.end());
+        char line[256];
+        std::snprintf(line, sizeof line,
+                      "summary: geometric mean speed-up of %s over kk-spgemm-kk: %.2fx over %zu "
+                      "matrices (min %.2fx, max %.2fx)",
+                      impl, std::exp(lg / it->second.size()), it->second.size(), *lo, *hi);
+        report.note(line);
+      }
+      report.write_json();
     });
     if (check_failed) {
       std::fprintf(stderr, "perf_spgemm: --check found a mismatch\n");

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <impl/spk_spgemm_binned.hpp>
+#include <impl/spk_spgemm_host_fused.hpp>
 #include <impl/spk_spgemm_thread_dense.hpp>
 #include <limits>
 #include <spk_csr_matrix.hpp>
@@ -92,9 +93,12 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
   const std::uint64_t ncols = static_cast<std::uint64_t>(B.num_cols());
   // BinnedHash validates inside its analysis pass (the full check below runs
   // only to name what is wrong); edge shapes take the plain path.
-  const bool fused_validation = algo == SpgemmAlgorithm::BinnedHash && m > 0 && k > 0 &&
-                                A.row_map().extent(0) == static_cast<std::size_t>(m + 1) &&
-                                B.row_map().extent(0) == static_cast<std::size_t>(k + 1);
+  // So does ThreadDense's (host_spgemm_analyze).
+  const bool fused_validation =
+      (algo == SpgemmAlgorithm::BinnedHash ||
+       (algo == SpgemmAlgorithm::ThreadDense && Impl::is_host_space_v<ExecSpace>)) &&
+      m > 0 && k > 0 && A.row_map().extent(0) == static_cast<std::size_t>(m + 1) &&
+      B.row_map().extent(0) == static_cast<std::size_t>(k + 1);
   if (opt.validate_inputs && !fused_validation) {
     validate(space, A);
     // B is often A itself (C = A·A): one check is enough.
@@ -207,28 +211,61 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
                                    plan.long_rows);
     mark("symbolic.count_columns");
   } else {
-    // 1. Products per row, in 64 bits.
-    total = m > 0 ? Impl::count_row_products(space, m, A.row_map(), A.col_idx(), B.row_map(),
-                                             products, max_row)
-                  : 0;
-    mark("symbolic.count_products");
-    // 2. Distinct columns per row into counts(i + 1).
+    // ThreadDense: host spaces only (spgemm_resolve); with m = 0 or k = 0
+    // there are no products.
     if constexpr (Impl::is_host_space_v<ExecSpace>) {
-      if (total > 0) {
-        auto hp = Impl::spgemm_host_plan<ExecSpace, O, S>(
-            space, m, ncols, products, total, max_row,
-            opt.slab_budget_bytes ? opt.slab_budget_bytes : std::size_t(512) << 20, B.num_rows(),
-            B.row_map().data(), B.col_idx().data());
-        Impl::spgemm_host_symbolic(space, v, ncols, products, counts, hp);
-        plan.slab_dense = hp.dense;
-        plan.slab_capacity = hp.hash_capacity;
-        plan.num_slabs = hp.num_threads;
-        plan.host_blocks = std::move(hp.blocks);
-        plan.host_cb_row_map = hp.cb.row_map;
-        plan.host_cb_word = hp.cb.word;
-        plan.host_cb_mask = hp.cb.mask;
-        slab_bytes = hp.num_threads * (hp.dense ? ncols * sizeof(S) + (ncols + 63) / 64 * 8
-                                                : hp.hash_capacity * (sizeof(O) + sizeof(S)));
+      if (fused_validation) {
+        // 1. One pass: validation, products per row (64 bits), B's pairs.
+        Impl::SpgemmHostPlan<F> hp;
+        hp.num_threads = Kokkos::Experimental::UniqueToken<ExecSpace>(space).size();
+        const std::size_t budget =
+            opt.slab_budget_bytes ? opt.slab_budget_bytes : std::size_t(512) << 20;
+        hp.dense = Impl::host_dense_fits<S>(ncols, hp.num_threads, budget);
+        auto cb = hp.dense ? Impl::host_compressed_b_arrays<F>(k, B.nnz(), ncols)
+                           : Impl::HostCompressedB<F>();
+        const bool b_is_a = B.row_map().data() == A.row_map().data() &&
+                            B.col_idx().data() == A.col_idx().data() && B.num_rows() == m &&
+                            static_cast<std::int64_t>(B.num_cols()) == k;
+        const auto st = Impl::host_spgemm_analyze(
+            space, m, k, ncols, A.row_map().data(), A.col_idx().data(), A.nnz(), B.row_map().data(),
+            B.col_idx().data(), B.nnz(), opt.validate_inputs, !b_is_a, cb, products.data());
+        if (st.bad_a != INT64_MAX || st.bad_b != INT64_MAX) {
+          validate(space, A);  // throw, naming the row and entry
+          validate(space, B);
+          SPK_REQUIRE(false, InvalidMatrix, "spk::spgemm_symbolic: invalid row ",
+                      st.bad_a != INT64_MAX ? st.bad_a : st.bad_b, " in ",
+                      st.bad_a != INT64_MAX ? "A" : "B");
+        }
+        total = st.products;
+        max_row = st.max_products;
+        mark("symbolic.analyze");
+        // 2. Distinct columns per row into counts(i + 1).
+        if (total > 0) {
+          if (!hp.dense) {
+            hp.hash_capacity = Impl::host_hash_capacity(std::min(max_row, ncols));
+            SPK_REQUIRE(hp.hash_capacity < (std::uint64_t(1) << 32), Overflow,
+                        "spk::spgemm_symbolic: a row with ", max_row,
+                        " products needs a hash table of more than 2^32 entries");
+          }
+          hp.blocks = Impl::host_row_blocks(m, products, total, hp.num_threads);
+          if (cb.word.extent(0) > 0 &&
+              st.pairs * 100 <= Impl::host_compress_pct * static_cast<std::uint64_t>(B.nnz())) {
+            hp.cb = cb;
+            hp.cb.pairs = st.pairs;
+            hp.cb.used = true;
+          }
+          Impl::spgemm_host_symbolic(space, v, ncols, products, counts, hp);
+          plan.slab_dense = hp.dense;
+          plan.slab_capacity = hp.hash_capacity;
+          plan.num_slabs = hp.num_threads;
+          plan.host_blocks = std::move(hp.blocks);
+          plan.host_cb_end = hp.cb.end;
+          plan.host_cb_word = hp.cb.word;
+          plan.host_cb_mask = hp.cb.mask;
+          plan.host_cb_pairs = hp.cb.pairs;
+          slab_bytes = hp.num_threads * (hp.dense ? ncols * sizeof(S) + (ncols + 63) / 64 * 8
+                                                  : hp.hash_capacity * (sizeof(O) + sizeof(S)));
+        }
       }
     }
     mark("symbolic.count_columns");
@@ -254,6 +291,11 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
                Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.col_idx"), nnz_c),
            typename CMat::values_type(
                Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.values"), nnz_c));
+  if constexpr (Impl::is_host_space_v<ExecSpace>) {
+    // Numeric writes C for the first time: fewer page faults.
+    Impl::host_advise_huge_pages(C.col_idx().data(), nnz_c * sizeof(O));
+    Impl::host_advise_huge_pages(C.values().data(), nnz_c * sizeof(S));
+  }
   plan.row_map_c = row_map;
   mark("symbolic.allocate_c");
   handle.set_result(algo, total, max_row, static_cast<std::uint64_t>(nnz_c), std::move(bins),
@@ -296,7 +338,8 @@ void spgemm_numeric(const ExecSpace& space, const SpgemmHandle<O, F, HD>& handle
       Impl::SpgemmHostPlan<F> hp;
       hp.blocks = plan.host_blocks;
       hp.cb.used = plan.host_cb_word.extent(0) > 0;
-      hp.cb.row_map = plan.host_cb_row_map;
+      hp.cb.end = plan.host_cb_end;
+      hp.cb.pairs = plan.host_cb_pairs;
       hp.cb.word = plan.host_cb_word;
       hp.cb.mask = plan.host_cb_mask;
       hp.dense = plan.slab_dense;
@@ -335,6 +378,14 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm(const ExecSpace& space,
                                                const CsrMatrix<S, O, F, DA>& A,
                                                const CsrMatrix<S, O, F, DB>& B,
                                                const SpgemmOptions& options = SpgemmOptions()) {
+  if constexpr (Impl::is_host_space_v<ExecSpace>) {
+    // Host spaces: no symbolic phase (nothing to keep for a next numeric).
+    if (Impl::spgemm_resolve<ExecSpace>(options.algorithm) == SpgemmAlgorithm::ThreadDense) {
+      Impl::spgemm_check_access<ExecSpace, CsrMatrix<S, O, F, DA>, CsrMatrix<S, O, F, DB>>();
+      Impl::require_product_shapes(A, B, "spk::spgemm");
+      return Impl::spgemm_host_fused(space, A, B, options);
+    }
+  }
   SpgemmHandle<O, F, device_t<ExecSpace>> handle(options);
   CsrMatrix<S, O, F, device_t<ExecSpace>> C;
   spgemm_symbolic(space, handle, A, B, C);

@@ -134,9 +134,11 @@ class SpgemmHandle {
     int vector_length = 1;
     Impl::SpgemmLongRowPlan long_rows;  // BinnedHash
     // ThreadDense (host spaces): row blocks of about equal work and B's rows
-    // compressed to (word, mask) pairs (empty: not used).
+    // compressed to (word, mask) pairs, row r at [B's row_map(r),
+    // host_cb_end(r)) (empty: not used).
     std::vector<std::int64_t> host_blocks;
-    Kokkos::View<Offset*, Kokkos::HostSpace> host_cb_row_map;
+    Kokkos::View<Offset*, Kokkos::HostSpace> host_cb_end;
+    std::uint64_t host_cb_pairs = 0;
     Kokkos::View<std::uint32_t*, Kokkos::HostSpace> host_cb_word;
     Kokkos::View<std::uint64_t*, Kokkos::HostSpace> host_cb_mask;
   };

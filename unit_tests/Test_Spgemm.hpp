@@ -371,3 +371,196 @@ TEST(TEST_CATEGORY, spgemm_real_matrices) {
 }
 
 }  // namespace
+
+// ---- the one-call spk::spgemm (on host spaces: the fused single pass) --------
+
+namespace {
+
+/// Leaves freed memory poisoned where the next allocations of about these
+/// sizes are likely to land (the one-call API allocates C and its buffers
+/// itself, uninitialised): a best effort to catch entries never written.
+inline void poison_heap(std::size_t entries) {
+  for (int round = 0; round < 2; ++round) {
+    Kokkos::View<int*, spk::HostDevice> a(Kokkos::ViewAllocateWithoutInitializing("poison"),
+                                          entries);
+    Kokkos::View<double*, spk::HostDevice> b(Kokkos::ViewAllocateWithoutInitializing("poison"),
+                                             entries);
+    spk_test::poison(a);
+    spk_test::poison(b);
+  }
+}
+
+/// spk::spgemm(A, B, options) on ExecSpace against the reference: pattern
+/// exact (rows sorted first when unsorted), values to 1e-12.
+template <class S, class O, class F>
+void check_one_call(const spk::CsrMatrix<S, O, F, spk::HostDevice>& A_h,
+                    const spk::CsrMatrix<S, O, F, spk::HostDevice>& B_h, const std::string& what,
+                    std::vector<spk::SpgemmOptions> options = {}) {
+  if (options.empty()) {
+    spk::SpgemmOptions o;
+    options.push_back(o);
+    o.sort = spk::SpgemmSort::Unsorted;
+    options.push_back(o);
+    o.sort = spk::SpgemmSort::Sorted;
+    o.slab_budget_bytes = 1;  // per-thread hash tables
+    options.push_back(o);
+    o.sort = spk::SpgemmSort::Unsorted;
+    options.push_back(o);
+  }
+  const auto ref = spk::reference::spgemm(A_h, B_h);
+  auto A = spk::create_mirror_view_and_copy(ExecSpace(), A_h);
+  auto B = spk::create_mirror_view_and_copy(ExecSpace(), B_h);
+  for (const spk::SpgemmOptions& o : options) {
+    const std::string name = what + (o.sort == spk::SpgemmSort::Sorted ? " sorted" : " unsorted") +
+                             (o.slab_budget_bytes == 1 ? " hash" : "") +
+                             (o.validate_inputs ? "" : " unvalidated");
+    SCOPED_TRACE(name);
+    poison_heap(static_cast<std::size_t>(ref.nnz()) + 4096);
+    const auto C = spk::spgemm(ExecSpace(), A, B, o);
+    ASSERT_EQ(C.num_rows(), ref.num_rows());
+    ASSERT_EQ(C.num_cols(), ref.num_cols());
+    if (o.sort == spk::SpgemmSort::Sorted)
+      spk_test::expect_csr_equal(C, ref, 1e-12, name);
+    else
+      spk_test::expect_csr_equal(spk::reference::sort_rows(C), ref, 1e-12, name);
+  }
+}
+
+}  // namespace
+
+TEST(TEST_CATEGORY, spgemm_one_call_random) {
+  // Thousands of rows: several blocks per thread, and pool chunks filled
+  // and reserved again many times.  Empty rows, dense rows, rectangular.
+  const auto A = random_csr(5000, 3000, 6, 71, {0, 1, 2, 2500, 4999}, {17, 4000});
+  const auto B = random_csr(3000, 4000, 5, 72, {3, 2999}, {1234});
+  check_one_call(A, B, "5000x3000 * 3000x4000");
+  // Narrow B (the dense row of A covers it) and wide B (hash-sized rows).
+  check_one_call(random_csr(2000, 800, 4, 73, {5}, {6}), random_csr(800, 64, 3, 74), "narrow B");
+  check_one_call(random_csr(600, 900, 5, 75), random_csr(900, 150000, 30, 76, {}, {8}), "wide B");
+  // C = A·A: B is A (validated once), banded (B compressed to pairs, long
+  // rows: counted first, written in place).
+  const auto banded = banded_csr(4000, 4000, 30, 77);
+  check_one_call(banded, banded, "banded squared");
+  // Short rows over a B of few pairs: counted first, written in place.
+  check_one_call(random_csr(3000, 4000, 2, 78, {0}, {9}), banded, "short rows, banded B");
+  check_one_call(interleaved_rows(banded), interleaved_rows(banded), "banded, unsorted rows");
+  const auto G = spk::rmat<double, int, int>(12, 8, 5);
+  check_one_call(G, G, "rmat:12:8 squared");
+  spk::SpgemmOptions o;
+  o.validate_inputs = false;
+  check_one_call(A, B, "5000x3000 * 3000x4000", {o});
+}
+
+TEST(TEST_CATEGORY, spgemm_one_call_rounds) {
+  // nnz(C) is first estimated from the early rows: here they overlap heavily
+  // (few distinct columns per product), the later ones hardly at all, so
+  // the first pools run out and later rounds finish the rows.
+  spk::Impl::SplitMix64 rng(81);
+  const int n = 6000, cols = 50000;
+  std::vector<std::vector<std::pair<int, double>>> ra(n), rb(n);
+  for (int i = 0; i < n; ++i) {
+    const bool early = i < n / 2;
+    for (int q = 0; q < 8; ++q)
+      ra[i].emplace_back(early ? q : static_cast<int>(rng.below(n)), 0.5 + rng.uniform());
+    for (int q = 0; q < 10; ++q)
+      rb[i].emplace_back(i < 8 ? q : static_cast<int>(rng.below(cols)), rng.uniform() - 0.5);
+  }
+  auto dedup = [](std::vector<std::vector<std::pair<int, double>>> r) {
+    for (auto& row : r) {
+      std::sort(row.begin(), row.end());
+      row.erase(std::unique(row.begin(), row.end(),
+                            [](const auto& x, const auto& y) { return x.first == y.first; }),
+                row.end());
+    }
+    return r;
+  };
+  const auto A = spk::reference::csr_from_rows<double, int, int>(n, n, dedup(ra));
+  const auto B = spk::reference::csr_from_rows<double, int, int>(n, cols, dedup(rb));
+  check_one_call(A, B, "dense late rows");
+}
+
+TEST(TEST_CATEGORY, spgemm_one_call_edges) {
+  check_one_call(random_csr(0, 5, 2, 1), random_csr(5, 7, 2, 2), "0x5 * 5x7");
+  check_one_call(random_csr(6, 0, 2, 1), random_csr(0, 4, 2, 2), "6x0 * 0x4");
+  check_one_call(random_csr(5, 3, 2, 1), random_csr(3, 0, 2, 2), "5x3 * 3x0");
+  check_one_call(random_csr(40, 30, 0, 1), random_csr(30, 20, 3, 2), "empty A");
+  check_one_call(random_csr(40, 30, 3, 1), random_csr(30, 20, 0, 2), "empty B");
+  check_one_call(random_csr(1, 1, 1, 3), random_csr(1, 1, 1, 4), "1x1");
+  check_one_call(spk::reference::coo_to_csr(
+                     spk_test::random_coo<double, long long, long long>(900, 700, 6000, 5, 800)),
+                 spk::reference::coo_to_csr(
+                     spk_test::random_coo<double, long long, long long>(700, 1100, 5000, 6)),
+                 "int64 ordinals and offsets");
+}
+
+TEST(TEST_CATEGORY, spgemm_one_call_errors) {
+  using Short = spk::CsrMatrix<double, int, short, spk::HostDevice>;
+  auto dense_rows = [](int rows, int cols) {
+    std::vector<std::vector<std::pair<int, double>>> r(rows);
+    for (int i = 0; i < rows; ++i)
+      for (int c = 0; c < cols; ++c) r[i].emplace_back(c, 1.0 + ((i + c) % 3));
+    return r;
+  };
+  // nnz(C) = 40000 does not fit 16-bit offsets: Overflow, with the count.
+  const auto A = spk::create_mirror_view_and_copy(
+      ExecSpace(), spk::reference::csr_from_rows<double, int, short>(200, 1, dense_rows(200, 1)));
+  const auto B = spk::create_mirror_view_and_copy(
+      ExecSpace(), spk::reference::csr_from_rows<double, int, short>(1, 200, dense_rows(1, 200)));
+  for (const std::size_t budget : {std::size_t(0), std::size_t(1)}) {
+    spk::SpgemmOptions o;
+    o.slab_budget_bytes = budget;
+    try {
+      spk::spgemm(ExecSpace(), A, B, o);
+      ADD_FAILURE() << "no exception";
+    } catch (const spk::Overflow& e) {
+      EXPECT_NE(std::string(e.what()).find("40000 nonzeros"), std::string::npos) << e.what();
+    }
+  }
+  // 200000 products overflow 16 bits, nnz(C) = 20000 does not: computed.
+  Short A2 = spk::reference::csr_from_rows<double, int, short>(2000, 10, dense_rows(2000, 10));
+  Short B2 = spk::reference::csr_from_rows<double, int, short>(10, 10, dense_rows(10, 10));
+  check_one_call(A2, B2, "200000 products, 16-bit offsets");
+  // Shapes and bad columns (in A, in B, and in B = A).
+  auto X = spk::create_mirror_view_and_copy(ExecSpace(), random_csr(10, 12, 3, 51));
+  auto Y = spk::create_mirror_view_and_copy(ExecSpace(), random_csr(11, 9, 3, 52));
+  EXPECT_THROW(spk::spgemm(ExecSpace(), X, Y), spk::ShapeMismatch);
+  auto bad = random_csr(12, 12, 3, 53);
+  ASSERT_GT(bad.nnz(), 0);
+  bad.col_idx()(bad.nnz() - 1) = 100;
+  auto Bad = spk::create_mirror_view_and_copy(ExecSpace(), bad);
+  auto Good = spk::create_mirror_view_and_copy(ExecSpace(), random_csr(12, 12, 3, 54));
+  EXPECT_THROW(spk::spgemm(ExecSpace(), Good, Bad), spk::InvalidMatrix);
+  EXPECT_THROW(spk::spgemm(ExecSpace(), Bad, Good), spk::InvalidMatrix);
+  EXPECT_THROW(spk::spgemm(ExecSpace(), Bad, Bad), spk::InvalidMatrix);
+  // Decreasing row pointers.
+  auto dec = random_csr(12, 12, 3, 55);
+  ASSERT_GT(dec.row_map()(5), 0);
+  dec.row_map()(4) = dec.row_map()(5) + 1;
+  auto Dec = spk::create_mirror_view_and_copy(ExecSpace(), dec);
+  EXPECT_THROW(spk::spgemm(ExecSpace(), Dec, Good), spk::InvalidMatrix);
+  EXPECT_THROW(spk::spgemm(ExecSpace(), Good, Dec), spk::InvalidMatrix);
+}
+
+TEST(TEST_CATEGORY, spgemm_one_call_real_matrices) {
+  // The small matrices kept in the repository, then the shared ones when
+  // they are there: C = A·A (A·Aᵀ when rectangular).
+  std::vector<std::string> paths;
+  for (const char* name : {"bcsstk03.mtx.gz", "west0067_jumbled.mtx", "lp_afiro.mtx.gz",
+                           "ash219.mtx.gz", "football_riscv.mtx.gz", "karate.mtx"})
+    paths.push_back(spk_test::join(spk_test::data_dir(), name));
+  if (!spk_test::matrix_dir().empty()) {
+    std::vector<std::string> names = spk_test::real_matrix_names();
+    names.push_back("Maragal_6.mtx.gz");
+    for (const std::string& name : names)
+      paths.push_back(spk_test::join(spk_test::matrix_dir(), name));
+  }
+  int done = 0;
+  for (const std::string& path : paths) {
+    if (!std::filesystem::exists(path)) continue;
+    const auto A = spk::read_csr<double, int, int>(path);
+    const auto B = A.num_rows() == A.num_cols() ? A : spk::transpose(A);
+    check_one_call(A, B, path);
+    ++done;
+  }
+  EXPECT_GT(done, 0);
+}

@@ -25,6 +25,10 @@
 #include <spk_error.hpp>
 #include <type_traits>
 #include <vector>
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 namespace spk::Impl {
 
@@ -72,6 +76,24 @@ inline Kokkos::View<std::uint8_t*, Kokkos::HostSpace> host_flags(int n) {
   return f;
 }
 
+/// Asks for transparent huge pages on a large host array that is about to be
+/// written for the first time: with 4 KiB pages, the page faults of a fresh
+/// C cost more than writing it (172 MB: 70 ms on 2 threads here, 20-30 ms
+/// with huge pages).  Only changes how the kernel backs the range, and only
+/// where THP is in "madvise" mode (with "always" it is already so).
+inline void host_advise_huge_pages(const void* p, std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (bytes < (std::size_t(4) << 20)) return;
+  const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t b = (a + page - 1) / page * page, e = (a + bytes) / page * page;
+  if (e > b) madvise(reinterpret_cast<void*>(b), e - b, MADV_HUGEPAGE);  // advice: errors ignored
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
 template <class T>
 inline void host_insertion_sort(T* a, std::int64_t n) {
   for (std::int64_t i = 1; i < n; ++i) {
@@ -108,65 +130,184 @@ inline void host_clear_words(std::uint64_t* bits, const std::uint32_t* touched, 
 /// B's rows with the columns that share a 64-bit word of the bitset merged
 /// into one (word, mask) entry: symbolic ORs whole masks in and counts the
 /// new bits with popcount, a few times fewer steps on banded and blocked
-/// matrices.  Used when it shrinks B by a quarter at least.
+/// matrices.  The pairs of row r are stored at B's own offsets,
+/// [brm[r], end[r]) of word/mask (at most as many as its entries), so that
+/// the analysis pass writes them without counting first.
 template <class F>
 struct HostCompressedB {
-  Kokkos::View<F*, Kokkos::HostSpace> row_map;
+  Kokkos::View<F*, Kokkos::HostSpace> end;
   Kokkos::View<std::uint32_t*, Kokkos::HostSpace> word;
   Kokkos::View<std::uint64_t*, Kokkos::HostSpace> mask;
-  bool used = false;
+  std::uint64_t pairs = 0;  // how many there are
+  bool used = false;        // the kernels read the pairs
 };
 
-template <class ExecSpace, class F, class O>
-HostCompressedB<F> host_compress_b(const ExecSpace& space, std::int64_t k, const F* brm,
-                                   const O* bci, std::uint64_t ncols) {
+/// Room for B's pairs (k rows, nnz_b entries) when the bitset's words can be
+/// numbered in 32 bits; empty otherwise.
+template <class F>
+HostCompressedB<F> host_compressed_b_arrays(std::int64_t k, std::int64_t nnz_b,
+                                            std::uint64_t ncols) {
   HostCompressedB<F> cb;
-  if (k == 0 || (ncols + 63) / 64 >= (std::uint64_t(1) << 32)) return cb;
-  cb.row_map = Kokkos::View<F*, Kokkos::HostSpace>(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::compressed_b_row_map"), k + 1);
-  const auto rm = cb.row_map;
-  std::int64_t total = 0;
-  Kokkos::parallel_scan(
-      "spk::spgemm::compress_b_count", Kokkos::RangePolicy<ExecSpace>(space, 0, k),
-      [=](const std::int64_t r, std::int64_t& sum, const bool final) {
-        std::int64_t n = 0;
-        std::uint64_t prev = ~std::uint64_t(0);
-        for (F kb = brm[r]; kb < brm[r + 1]; ++kb) {
-          const std::uint64_t w = static_cast<std::uint64_t>(bci[kb]) >> 6;
-          n += w != prev;
-          prev = w;
-        }
-        sum += n;
-        if (final) rm(r + 1) = static_cast<F>(sum);
-      },
-      total);
-  const std::int64_t nnz = static_cast<std::int64_t>(brm[k]);
-  if (total * 100 > host_compress_pct * nnz) return HostCompressedB<F>();
-  rm(0) = 0;
+  if (k == 0 || nnz_b == 0 || (ncols + 63) / 64 >= (std::uint64_t(1) << 32)) return cb;
+  cb.end = Kokkos::View<F*, Kokkos::HostSpace>(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pairs_b_end"), k);
   cb.word = Kokkos::View<std::uint32_t*, Kokkos::HostSpace>(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::compressed_b_word"), total);
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pairs_b_word"), nnz_b);
   cb.mask = Kokkos::View<std::uint64_t*, Kokkos::HostSpace>(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::compressed_b_mask"), total);
-  const auto word = cb.word;
-  const auto mask = cb.mask;
-  Kokkos::parallel_for("spk::spgemm::compress_b_fill", Kokkos::RangePolicy<ExecSpace>(space, 0, k),
-                       [=](const std::int64_t r) {
-                         F q = rm(r) - 1;
-                         std::uint64_t prev = ~std::uint64_t(0);
-                         for (F kb = brm[r]; kb < brm[r + 1]; ++kb) {
-                           const std::uint64_t c = static_cast<std::uint64_t>(bci[kb]);
-                           if ((c >> 6) != prev) {
-                             prev = c >> 6;
-                             ++q;
-                             word(q) = static_cast<std::uint32_t>(prev);
-                             mask(q) = 0;
-                           }
-                           mask(q) |= std::uint64_t(1) << (c & 63);
-                         }
-                       });
-  space.fence();
-  cb.used = true;
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pairs_b_mask"), nnz_b);
   return cb;
+}
+
+/// What the analysis pass finds (join: sums, max, first bad row).
+struct HostSpgemmStats {
+  std::uint64_t products, max_products, bound, pairs;  // bound: sum of min(products, n)
+  std::int64_t bad_a, bad_b;  // first invalid row of A / of B, or INT64_MAX
+  HostSpgemmStats() : products(0), max_products(0), bound(0), pairs(0) {
+    bad_a = bad_b = INT64_MAX;
+  }
+  void operator+=(const HostSpgemmStats& o) {
+    products += o.products;
+    bound += o.bound;
+    pairs += o.pairs;
+    if (o.max_products > max_products) max_products = o.max_products;
+    if (o.bad_a < bad_a) bad_a = o.bad_a;
+    if (o.bad_b < bad_b) bad_b = o.bad_b;
+  }
+  void operator+=(const volatile HostSpgemmStats& o) volatile {
+    products += o.products;
+    bound += o.bound;
+    pairs += o.pairs;
+    if (o.max_products > max_products) max_products = o.max_products;
+    if (o.bad_a < bad_a) bad_a = o.bad_a;
+    if (o.bad_b < bad_b) bad_b = o.bad_b;
+  }
+};
+
+/// One pass over the rows of A, then of B: validates A's rows (pointers and
+/// columns < k) and, when validate_b, B's (columns < ncols); products per row
+/// of A into products; when cb has arrays, B's rows as (word, mask) pairs
+/// (and their total).  Rows of B with bad pointers are skipped (reported
+/// when validating; when B is A, A's check reports them).
+template <class ExecSpace, class F, class O>
+HostSpgemmStats host_spgemm_analyze(const ExecSpace& space, std::int64_t m, std::int64_t k,
+                                    std::uint64_t ncols, const F* arm, const O* aci,
+                                    std::int64_t nnz_a, const F* brm, const O* bci,
+                                    std::int64_t nnz_b, bool validate, bool validate_b,
+                                    const HostCompressedB<F>& cb, std::uint64_t* products) {
+  HostSpgemmStats stats;
+  const bool pairs = cb.word.extent(0) > 0;
+  const std::int64_t range = m + ((validate && validate_b) || pairs ? k : 0);
+  if (range == 0) return stats;
+  F* cend = cb.end.data();
+  std::uint32_t* word = cb.word.data();
+  std::uint64_t* mask = cb.mask.data();
+  Kokkos::parallel_reduce(
+      "spk::spgemm::host_analyze",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, range)
+          .set_chunk_size(256),
+      [=](const std::int64_t r, HostSpgemmStats& s) {
+        if (r < m) {
+          const std::int64_t b = static_cast<std::int64_t>(arm[r]);
+          const std::int64_t e = static_cast<std::int64_t>(arm[r + 1]);
+          if (validate) {
+            bool ok =
+                b >= 0 && b <= e && e <= nnz_a && (r > 0 || b == 0) && (r < m - 1 || e == nnz_a);
+            for (std::int64_t ka = ok ? b : 0; ok && ka < e; ++ka) {
+              const std::int64_t c = static_cast<std::int64_t>(aci[ka]);
+              ok = c >= 0 && c < k;
+            }
+            if (!ok) {
+              if (r < s.bad_a) s.bad_a = r;
+              products[r] = 0;
+              return;
+            }
+          }
+          std::uint64_t p = 0;
+          for (std::int64_t ka = b; ka < e; ++ka) {
+            const O c = aci[ka];
+            p += static_cast<std::uint64_t>(brm[c + 1] - brm[c]);
+          }
+          products[r] = p;
+          s.products += p;
+          s.bound += p < ncols ? p : ncols;
+          if (p > s.max_products) s.max_products = p;
+          return;
+        }
+        const std::int64_t row = r - m;
+        const std::int64_t b = static_cast<std::int64_t>(brm[row]);
+        const std::int64_t e = static_cast<std::int64_t>(brm[row + 1]);
+        // The pointers are always checked: the pairs pass reads the row.
+        bool ok =
+            b >= 0 && b <= e && e <= nnz_b && (row > 0 || b == 0) && (row < k - 1 || e == nnz_b);
+        if (validate && validate_b)
+          for (std::int64_t kb = ok ? b : 0; ok && kb < e; ++kb) {
+            const std::int64_t c = static_cast<std::int64_t>(bci[kb]);
+            ok = c >= 0 && static_cast<std::uint64_t>(c) < ncols;
+          }
+        if (!ok) {
+          if (validate && row < s.bad_b) s.bad_b = row;
+          if (pairs) cend[row] = static_cast<F>(b);
+          return;
+        }
+        if (!pairs) return;
+        std::int64_t q = b;
+        std::uint64_t prev = ~std::uint64_t(0), mk = 0;
+        for (std::int64_t kb = b; kb < e; ++kb) {
+          const std::uint64_t c = static_cast<std::uint64_t>(bci[kb]);
+          if ((c >> 6) != prev) {
+            if (mk) {
+              word[q] = static_cast<std::uint32_t>(prev);
+              mask[q++] = mk;
+            }
+            prev = c >> 6;
+            mk = 0;
+          }
+          mk |= std::uint64_t(1) << (c & 63);
+        }
+        if (mk) {
+          word[q] = static_cast<std::uint32_t>(prev);
+          mask[q++] = mk;
+        }
+        cend[row] = static_cast<F>(q);
+        s.pairs += static_cast<std::uint64_t>(q - b);
+      },
+      stats);
+  return stats;
+}
+
+/// Row blocks of about equal work (products + row cost): one sequential
+/// walk over the rows, cutting where the running sum crosses multiples of
+/// work / blocks (no buffer, no parallel dispatch for an O(rows) pass).
+/// Rows [blocks[b], blocks[b + 1]) form block b.
+template <class Products>
+std::vector<std::int64_t> host_row_blocks(std::int64_t m, const Products& products,
+                                          std::uint64_t total, int num_threads) {
+  const std::int64_t nb =
+      std::max<std::int64_t>(1, std::min<std::int64_t>(m, host_blocks_per_thread * num_threads));
+  const std::uint64_t work = total + host_row_cost * static_cast<std::uint64_t>(m);
+  std::vector<std::int64_t> blocks(nb + 1, m);
+  blocks[0] = 0;
+  std::uint64_t sum = 0;
+  std::int64_t b = 1;
+  auto cut = [&](std::int64_t j) { return work / nb * j + work % nb * j / nb; };
+  std::uint64_t next = cut(1);
+  for (std::int64_t i = 0; i < m && b < nb; ++i) {
+    sum += products(i) + host_row_cost;
+    while (sum >= next) {
+      blocks[b++] = i + 1;
+      if (b == nb) break;
+      next = cut(b);
+    }
+  }
+  blocks[nb] = m;
+  return blocks;
+}
+
+/// Whether the dense accumulators (values and bitset over B's ncols columns)
+/// of num_threads threads fit the budget.
+template <class S>
+bool host_dense_fits(std::uint64_t ncols, int num_threads, std::size_t budget) {
+  return (ncols * sizeof(S) + (ncols + 63) / 64 * 8) * num_threads <= budget;
 }
 
 /// Per-thread accumulators of the host kernels, the row blocks and B
@@ -179,42 +320,6 @@ struct SpgemmHostPlan {
   int num_threads = 1;
   HostCompressedB<F> cb;
 };
-
-/// Threads, per-thread accumulators and row blocks of C = A·B; `products`
-/// holds the products of each row of A.
-template <class ExecSpace, class O, class S, class F, class Products>
-SpgemmHostPlan<F> spgemm_host_plan(const ExecSpace& space, std::int64_t m, std::uint64_t ncols,
-                                   const Products& products, std::uint64_t total,
-                                   std::uint64_t max_row_products, std::size_t budget,
-                                   std::int64_t k, const F* brm, const O* bci) {
-  SpgemmHostPlan<F> p;
-  Kokkos::Experimental::UniqueToken<ExecSpace> token(space);
-  p.num_threads = token.size();
-  const std::uint64_t nw = (ncols + 63) / 64;
-  p.dense = (ncols * sizeof(S) + nw * 8) * p.num_threads <= budget;
-  if (!p.dense) {
-    p.hash_capacity = host_hash_capacity(std::min(ncols, max_row_products));
-    SPK_REQUIRE(p.hash_capacity < (std::uint64_t(1) << 32), Overflow, "spk::spgemm: a row with ",
-                max_row_products, " products needs a hash table of more than 2^32 entries");
-  }
-  // Blocks of about equal work (products + row cost): one sequential walk
-  // over the rows, cutting where the running sum crosses multiples of
-  // work / blocks (no buffer, no parallel dispatch for an O(rows) pass).
-  const std::int64_t nb =
-      std::max<std::int64_t>(1, std::min<std::int64_t>(m, host_blocks_per_thread * p.num_threads));
-  const std::uint64_t work = total + host_row_cost * static_cast<std::uint64_t>(m);
-  p.blocks.assign(nb + 1, m);
-  p.blocks[0] = 0;
-  std::uint64_t sum = 0;
-  std::int64_t b = 1;
-  for (std::int64_t i = 0; i < m && b < nb; ++i) {
-    sum += products(i) + host_row_cost;
-    while (b < nb && sum >= work / nb * b + work % nb * b / nb) p.blocks[b++] = i + 1;
-  }
-  p.blocks[nb] = m;
-  if (p.dense) p.cb = host_compress_b(space, k, brm, bci, ncols);
-  return p;
-}
 
 // popcount: the popcnt instruction where the CPU has it (checked once at
 // run time; the library is built for baseline x86-64), else the builtin.
@@ -230,34 +335,35 @@ inline bool host_has_popcnt() { return false; }
 #endif
 
 /// Distinct columns of row i from compressed B with the bitset (left
-/// all-zero again).
-#define SPK_HOST_COUNT_COMPRESSED_BODY             \
-  std::int64_t count = 0;                          \
-  std::uint64_t nt = 0;                            \
-  for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {     \
-    const O k = aci[ka];                           \
-    for (F kb = cbrm[k]; kb < cbrm[k + 1]; ++kb) { \
-      const std::uint32_t w = cbw[kb];             \
-      const std::uint64_t mk = cbm[kb];            \
-      const std::uint64_t x = bits[w];             \
-      count += __builtin_popcountll(mk & ~x);      \
-      bits[w] = x | mk;                            \
-      touched[nt] = w;                             \
-      nt += x == 0;                                \
-    }                                              \
-  }                                                \
-  host_clear_words(bits, touched, nt, nw);         \
+/// all-zero again); B's compressed row k is [cbb[k], cbe[k]).
+#define SPK_HOST_COUNT_COMPRESSED_BODY         \
+  std::int64_t count = 0;                      \
+  std::uint64_t nt = 0;                        \
+  for (F ka = arm[i]; ka < arm[i + 1]; ++ka) { \
+    const O k = aci[ka];                       \
+    for (F kb = cbb[k]; kb < cbe[k]; ++kb) {   \
+      const std::uint32_t w = cbw[kb];         \
+      const std::uint64_t mk = cbm[kb];        \
+      const std::uint64_t x = bits[w];         \
+      count += __builtin_popcountll(mk & ~x);  \
+      bits[w] = x | mk;                        \
+      touched[nt] = w;                         \
+      nt += x == 0;                            \
+    }                                          \
+  }                                            \
+  host_clear_words(bits, touched, nt, nw);     \
   return count;
 
 template <class F, class O>
 SPK_HOST_POPCNT_TARGET inline std::int64_t host_count_compressed_hw(
-    const F* arm, const O* aci, const F* cbrm, const std::uint32_t* cbw, const std::uint64_t* cbm,
-    std::int64_t i, std::uint64_t* bits, std::uint32_t* touched, std::uint64_t nw) {
+    const F* arm, const O* aci, const F* cbb, const F* cbe, const std::uint32_t* cbw,
+    const std::uint64_t* cbm, std::int64_t i, std::uint64_t* bits, std::uint32_t* touched,
+    std::uint64_t nw) {
   SPK_HOST_COUNT_COMPRESSED_BODY
 }
 
 template <class F, class O>
-inline std::int64_t host_count_compressed(const F* arm, const O* aci, const F* cbrm,
+inline std::int64_t host_count_compressed(const F* arm, const O* aci, const F* cbb, const F* cbe,
                                           const std::uint32_t* cbw, const std::uint64_t* cbm,
                                           std::int64_t i, std::uint64_t* bits,
                                           std::uint32_t* touched, std::uint64_t nw) {
@@ -318,12 +424,16 @@ inline std::int64_t host_count_hash(const F* arm, const O* aci, const F* brm, co
 /// come out sorted by scanning the summary and then only the nonzero words:
 /// O(columns / 4096 + entries), no sort.  The bitset, its summary and the
 /// values are all-zero before and after.
-template <bool Compressed, class F, class O, class S>
-inline void host_numeric_dense(const F* arm, const O* aci, const S* av, const F* brm, const O* bci,
-                               const S* bv, const F* cbrm, const std::uint32_t* cbw,
-                               const std::uint64_t* cbm, std::int64_t i, F start, O* cci, S* cv,
-                               std::uint64_t* bits, std::uint64_t* summary, std::uint32_t* touched,
-                               S* vals, std::uint64_t ns) {
+/// The compressed row k of B is [cbb[k], cbe[k]) (a row map: cbe = cbb + 1).
+/// Unsorted rows come out in the order their words were first touched.
+/// Returns the row's length.
+template <bool Compressed, class F, class O, class S, class P>
+inline std::uint64_t host_numeric_dense(const F* arm, const O* aci, const S* av, const F* brm,
+                                        const O* bci, const S* bv, const F* cbb, const F* cbe,
+                                        const std::uint32_t* cbw, const std::uint64_t* cbm,
+                                        std::int64_t i, P start, O* cci, S* cv, std::uint64_t* bits,
+                                        std::uint64_t* summary, std::uint32_t* touched, S* vals,
+                                        std::uint64_t ns, bool sorted) {
   // The words the row makes nonzero are listed (a store to a new slot, no
   // read-modify-write chain through memory), then marked in the summary.
   std::uint64_t nt = 0;
@@ -333,7 +443,7 @@ inline void host_numeric_dense(const F* arm, const O* aci, const S* av, const F*
     if constexpr (Compressed) {
       // Values by column, the pattern by (word, mask).
       for (F kb = brm[k]; kb < brm[k + 1]; ++kb) vals[bci[kb]] += a * bv[kb];
-      for (F q = cbrm[k]; q < cbrm[k + 1]; ++q) {
+      for (F q = cbb[k]; q < cbe[k]; ++q) {
         const std::uint32_t w = cbw[q];
         const std::uint64_t x = bits[w];
         bits[w] = x | cbm[q];
@@ -352,7 +462,7 @@ inline void host_numeric_dense(const F* arm, const O* aci, const S* av, const F*
       }
     }
   }
-  F pos = start;
+  P pos = start;
   auto emit_word = [&](const std::uint64_t w) {
     std::uint64_t x = bits[w];
     bits[w] = 0;
@@ -365,11 +475,11 @@ inline void host_numeric_dense(const F* arm, const O* aci, const S* av, const F*
       x &= x - 1;
     } while (x);
   };
-  if (nt <= host_sort_words) {
+  if (nt <= host_sort_words || !sorted) {
     // Few words: sort them.
-    host_insertion_sort(touched, static_cast<std::int64_t>(nt));
+    if (sorted) host_insertion_sort(touched, static_cast<std::int64_t>(nt));
     for (std::uint64_t t = 0; t < nt; ++t) emit_word(touched[t]);
-    return;
+    return static_cast<std::uint64_t>(pos - start);
   }
   for (std::uint64_t t = 0; t < nt; ++t)
     summary[touched[t] >> 6] |= std::uint64_t(1) << (touched[t] & 63);
@@ -382,13 +492,15 @@ inline void host_numeric_dense(const F* arm, const O* aci, const S* av, const F*
       y &= y - 1;
     } while (y);
   }
+  return static_cast<std::uint64_t>(pos - start);
 }
 
 /// Row i of C with a hash table of cap slots (keys empty, left empty).
-template <class F, class O, class S>
-inline void host_numeric_hash(const F* arm, const O* aci, const S* av, const F* brm, const O* bci,
-                              const S* bv, std::int64_t i, F start, O* cci, S* cv, O* keys,
-                              S* hvals, std::uint64_t cap, bool sorted) {
+/// Returns the row's length.
+template <class F, class O, class S, class P>
+inline std::uint64_t host_numeric_hash(const F* arm, const O* aci, const S* av, const F* brm,
+                                       const O* bci, const S* bv, std::int64_t i, P start, O* cci,
+                                       S* cv, O* keys, S* hvals, std::uint64_t cap, bool sorted) {
   const O empty = static_cast<O>(-1);
   const std::uint64_t mask = cap - 1;
   for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {
@@ -407,7 +519,7 @@ inline void host_numeric_hash(const F* arm, const O* aci, const S* av, const F* 
       }
     }
   }
-  F pos = start;
+  P pos = start;
   if (!sorted) {
     for (std::uint64_t s = 0; s < cap; ++s)
       if (keys[s] != empty) {
@@ -416,18 +528,19 @@ inline void host_numeric_hash(const F* arm, const O* aci, const S* av, const F* 
         ++pos;
         keys[s] = empty;
       }
-    return;
+    return static_cast<std::uint64_t>(pos - start);
   }
   for (std::uint64_t s = 0; s < cap; ++s)
     if (keys[s] != empty) cci[pos++] = keys[s];
   host_sort(cci + start, static_cast<std::int64_t>(pos - start));
-  for (F q = start; q < pos; ++q) {
+  for (P q = start; q < pos; ++q) {
     const O c = cci[q];
     std::uint64_t s = static_cast<std::uint64_t>(c) & mask;
     while (keys[s] != c) s = (s + 1) & mask;
     cv[q] = hvals[s];
   }
   std::fill(keys, keys + cap, empty);
+  return static_cast<std::uint64_t>(pos - start);
 }
 
 // ---- phases -------------------------------------------------------------------
@@ -463,7 +576,7 @@ void spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint64_t ncol
   const auto& cb = p.cb;
   const bool compressed = cb.used;
   const bool hw = host_has_popcnt();
-  const F* cbrm = cb.row_map.data();
+  const F* cbe = cb.end.data();
   const std::uint32_t* cbw = cb.word.data();
   const std::uint64_t* cbm = cb.mask.data();
   Kokkos::parallel_for(
@@ -488,8 +601,9 @@ void spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint64_t ncol
           } else if (compressed) {
             std::uint64_t* my_bits = bits.data() + id * bits_stride;
             std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw);
-            count = hw ? host_count_compressed_hw(arm, aci, cbrm, cbw, cbm, i, my_bits, touched, nw)
-                       : host_count_compressed(arm, aci, cbrm, cbw, cbm, i, my_bits, touched, nw);
+            count =
+                hw ? host_count_compressed_hw(arm, aci, brm, cbe, cbw, cbm, i, my_bits, touched, nw)
+                   : host_count_compressed(arm, aci, brm, cbe, cbw, cbm, i, my_bits, touched, nw);
           } else if (dense) {
             std::uint64_t* my_bits = bits.data() + id * bits_stride;
             std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw);
@@ -546,8 +660,8 @@ void spgemm_host_numeric(const ExecSpace& space, const V& v, std::uint64_t ncols
   // Numeric walks B twice when compressed (values, then pairs): worth it only
   // when the pairs are clearly fewer.
   const bool compressed =
-      p.cb.used && p.cb.word.extent(0) * 100 <= host_numeric_compress_pct * v.bci.extent(0);
-  const F* cbrm = p.cb.row_map.data();
+      p.cb.used && p.cb.pairs * 100 <= host_numeric_compress_pct * v.bci.extent(0);
+  const F* cbe = p.cb.end.data();
   const std::uint32_t* cbw = p.cb.word.data();
   const std::uint64_t* cbm = p.cb.mask.data();
   Kokkos::parallel_for(
@@ -577,11 +691,13 @@ void spgemm_host_numeric(const ExecSpace& space, const V& v, std::uint64_t ncols
             S* my_vals = vals.data() + id * vals_stride;
             std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw + ns);
             if (compressed)
-              host_numeric_dense<true>(arm, aci, av, brm, bci, bv, cbrm, cbw, cbm, i, start, cci,
-                                       cv, my_bits, my_bits + nw, touched, my_vals, ns);
+              host_numeric_dense<true>(arm, aci, av, brm, bci, bv, brm, cbe, cbw, cbm, i, start,
+                                       cci, cv, my_bits, my_bits + nw, touched, my_vals, ns,
+                                       sorted);
             else
-              host_numeric_dense<false>(arm, aci, av, brm, bci, bv, cbrm, cbw, cbm, i, start, cci,
-                                        cv, my_bits, my_bits + nw, touched, my_vals, ns);
+              host_numeric_dense<false>(arm, aci, av, brm, bci, bv, brm, cbe, cbw, cbm, i, start,
+                                        cci, cv, my_bits, my_bits + nw, touched, my_vals, ns,
+                                        sorted);
           }
         }
         token.release(id);

@@ -1,0 +1,448 @@
+// Fused single-pass SpGEMM for the one-call spk::spgemm on host spaces
+// (Serial, OpenMP): no symbolic phase.  Each thread takes row blocks of about
+// equal work (as ThreadDense) and computes every row's sorted columns and
+// values in one Gustavson pass with the ThreadDense accumulators (bitset +
+// dense values, or a hash table beyond the slab budget), appending them to a
+// shared pool in chunks it reserves with one atomic add; it records each row's
+// length in C's row pointers.  Then one pass over the pieces (runs of rows
+// stored contiguously in the pool) turns the lengths into row pointers and
+// copies the entries into C, allocated exactly.
+//
+// nnz(C) is unknown in advance, so the pool is sized from an estimate: the
+// first round gets half of sum_i min(products_i, columns of B) (capped); a row
+// that finds the pool exhausted is left, with the rest of its block, to a
+// next round whose pool is sized from the fill observed so far.  The pool is
+// shared, so all threads run out at about the same time (no thread idles
+// while another finishes alone).
+//
+// Before the kernel, one pass over A and B validates both, counts the
+// products of every row (64 bits) and writes B's (word, mask) pairs at B's
+// own row offsets (no count-then-fill, no scan).  When B compresses and the
+// rows are long or the pairs few, the columns are instead counted on the
+// pairs (popcount) and C written in place: cheaper there than the pool's
+// second pass over C.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <impl/spk_spgemm_common.hpp>
+#include <impl/spk_spgemm_thread_dense.hpp>
+#include <spk_csr_matrix.hpp>
+#include <spk_error.hpp>
+#include <spk_spgemm_handle.hpp>
+#include <spk_validate.hpp>
+#include <vector>
+
+namespace spk::Impl {
+
+// Products counted first and C written in place (no pool) when B compresses
+// and either the rows average at least this many products or the pairs are
+// at most this percentage of B's entries: there counting on the pairs costs
+// less than the pool's second pass over C (measured on the quick suite, 2
+// threads: rmat, wiki-Vote, Maragal_6 (long rows) and TSOPF (16% pairs)
+// gain; the short-row matrices and poisson3Da, whose B does not compress,
+// lose).
+inline constexpr std::uint64_t host_fused_min_products_per_row = 512;
+inline constexpr std::uint64_t host_fused_max_pairs_pct = 25;
+
+// (A namespace of their own: spk::Impl::swap would make std::sort's swap of
+// them ambiguous.)
+namespace HostFused {
+/// Rows [row0, row1) whose entries lie contiguously in pool round `round`
+/// from `start`, `count` of them.
+struct Piece {
+  std::int64_t row0, row1;
+  int round;
+  std::uint64_t start, count;
+};
+
+/// Rows of A (and C) still to compute.
+struct Task {
+  std::int64_t row0, row1;
+};
+}  // namespace HostFused
+
+/// C = A·B on a host space in one pass (see the top of this file).
+template <class ExecSpace, class S, class O, class F, class DA, class DB>
+CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space,
+                                                          const CsrMatrix<S, O, F, DA>& A,
+                                                          const CsrMatrix<S, O, F, DB>& B,
+                                                          const SpgemmOptions& opt) {
+  using Dev = device_t<ExecSpace>;
+  using CMat = CsrMatrix<S, O, F, Dev>;
+  using HostPiece = HostFused::Piece;
+  using HostTask = HostFused::Task;
+  const std::int64_t m = A.num_rows(), k = A.num_cols();
+  const std::uint64_t ncols = static_cast<std::uint64_t>(B.num_cols());
+  const std::int64_t nnz_a = static_cast<std::int64_t>(A.nnz());
+  const std::int64_t nnz_b = static_cast<std::int64_t>(B.nnz());
+  // Row pointer arrays of unexpected length (a default-constructed matrix):
+  // the full check says what is wrong; the pass below needs m + 1 and k + 1.
+  if (opt.validate_inputs && (A.row_map().extent(0) != static_cast<std::size_t>(m + 1) ||
+                              B.row_map().extent(0) != static_cast<std::size_t>(k + 1))) {
+    validate(space, A);
+    validate(space, B);
+  }
+  // B is often A itself (C = A·A): then A's check covers it.
+  const bool b_is_a = B.row_map().data() == A.row_map().data() &&
+                      B.col_idx().data() == A.col_idx().data() && B.num_rows() == m &&
+                      static_cast<std::int64_t>(B.num_cols()) == k;
+  const F* arm = A.row_map().data();
+  const O* aci = A.col_idx().data();
+  const S* av = A.values().data();
+  const F* brm = B.row_map().data();
+  const O* bci = B.col_idx().data();
+  const S* bv = B.values().data();
+  typename CMat::row_map_type row_map;
+  typename CMat::index_type col_idx;
+  typename CMat::values_type values;
+  const bool sorted = opt.sort == SpgemmSort::Sorted;
+  const std::size_t budget = opt.slab_budget_bytes ? opt.slab_budget_bytes : std::size_t(512) << 20;
+  Kokkos::Experimental::UniqueToken<ExecSpace> token(space);
+  const int T = token.size();
+  const bool dense = host_dense_fits<S>(ncols, T, budget);
+
+  // 1. Validation, products per row, B's pairs: one pass.  The pairs cost
+  // one write of B; they pay when they are clearly fewer than B's entries.
+  Kokkos::View<std::uint64_t*, Kokkos::HostSpace> products(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::products"), m);
+  HostCompressedB<F> cb;
+  if (dense && m > 0) cb = host_compressed_b_arrays<F>(k, nnz_b, ncols);
+  const HostSpgemmStats st =
+      host_spgemm_analyze(space, m, k, ncols, arm, aci, nnz_a, brm, bci, nnz_b, opt.validate_inputs,
+                          !b_is_a, cb, products.data());
+  if (st.bad_a != INT64_MAX || st.bad_b != INT64_MAX) {
+    validate(space, A);  // throw, naming the row and entry
+    validate(space, B);
+    SPK_REQUIRE(false, InvalidMatrix, "spk::spgemm: invalid row ",
+                st.bad_a != INT64_MAX ? st.bad_a : st.bad_b, " in ",
+                st.bad_a != INT64_MAX ? "A" : "B");
+  }
+  row_map = typename CMat::row_map_type(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.row_map"), m + 1);
+  F* rm = row_map.data();
+  rm[0] = 0;
+  if (st.products == 0) {
+    Kokkos::parallel_for("spk::spgemm::host_empty_rows",
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, m),
+                         [=](const std::int64_t i) { rm[i + 1] = 0; });
+    space.fence();
+    return CMat(A.num_rows(), B.num_cols(), row_map,
+                typename CMat::index_type("spk::spgemm::C.col_idx", 0),
+                typename CMat::values_type("spk::spgemm::C.values", 0));
+  }
+  const std::uint64_t max_need = std::min(st.max_products, ncols);
+  std::uint64_t hash_capacity = 0;
+  if (!dense) {
+    hash_capacity = host_hash_capacity(max_need);
+    SPK_REQUIRE(hash_capacity < (std::uint64_t(1) << 32), Overflow, "spk::spgemm: a row with ",
+                st.max_products, " products needs a hash table of more than 2^32 entries");
+  }
+  // Numeric walks B twice when compressed (values, then pairs): worth it only
+  // when the pairs are clearly fewer.
+  const bool compressed =
+      cb.word.extent(0) > 0 && st.pairs * 100 <= host_numeric_compress_pct * std::uint64_t(nnz_b);
+  const std::vector<std::int64_t> blocks = host_row_blocks(m, products, st.products, T);
+
+  // 2. Per-thread accumulators (as ThreadDense numeric), cleared by their
+  // thread on first use.
+  const std::uint64_t nw = dense ? (ncols + 63) / 64 : 0;
+  const std::uint64_t ns = (nw + 63) / 64;
+  const std::uint64_t bits_stride = dense ? host_stride<std::uint64_t>(nw + ns + nw / 2 + 1) : 0;
+  const std::uint64_t vals_stride = dense ? host_stride<S>(ncols) : 0;
+  const std::uint64_t keys_stride = host_stride<O>(hash_capacity);
+  const std::uint64_t hvals_stride = host_stride<S>(hash_capacity);
+  Kokkos::View<std::uint64_t*, Kokkos::HostSpace> bits(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_bits"), T * bits_stride);
+  Kokkos::View<S*, Kokkos::HostSpace> vals(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_values"), T * vals_stride);
+  Kokkos::View<O*, Kokkos::HostSpace> keys(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_keys"), T * keys_stride);
+  Kokkos::View<S*, Kokkos::HostSpace> hvals(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_hash_values"), T * hvals_stride);
+  const auto ready = host_flags(T);
+
+  const F* cbe = cb.end.data();
+  const std::uint32_t* cbw = cb.word.data();
+  const std::uint64_t* cbm = cb.mask.data();
+
+  // Long rows, or a B that compresses very well: counting the columns on the
+  // pairs (popcount) costs less than the pool's extra pass over C would
+  // (fresh pages, then the copy), so count first and write C in place.
+  if (cb.word.extent(0) > 0 && st.pairs * 100 <= host_compress_pct * std::uint64_t(nnz_b) &&
+      (st.products >= host_fused_min_products_per_row * std::uint64_t(m) ||
+       st.pairs * 100 <= host_fused_max_pairs_pct * std::uint64_t(nnz_b))) {
+    std::uint64_t* counts = products.data();  // products are no longer needed
+    const std::int64_t* blk = blocks.data();
+    const bool hw = host_has_popcnt();
+    Kokkos::parallel_for(
+        "spk::spgemm::host_count",
+        Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(
+            space, 0, static_cast<std::int64_t>(blocks.size()) - 1)
+            .set_chunk_size(1),
+        [=](const std::int64_t b) {
+          const int id = token.acquire();
+          std::uint64_t* my_bits = bits.data() + id * bits_stride;
+          std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw + ns);
+          if (!ready(id)) {
+            std::memset(my_bits, 0, (nw + ns) * sizeof(std::uint64_t));
+            std::fill(vals.data() + id * vals_stride, vals.data() + id * vals_stride + ncols, S(0));
+            ready(id) = 1;
+          }
+          for (std::int64_t i = blk[b]; i < blk[b + 1]; ++i)
+            counts[i] = counts[i] == 0 ? 0
+                        : hw           ? static_cast<std::uint64_t>(host_count_compressed_hw(
+                                             arm, aci, brm, cbe, cbw, cbm, i, my_bits, touched, nw))
+                                       : static_cast<std::uint64_t>(host_count_compressed(
+                                             arm, aci, brm, cbe, cbw, cbm, i, my_bits, touched, nw));
+          token.release(id);
+        });
+    // Row pointers scanned in 64 bits; nnz(C) checked before C exists.
+    std::int64_t nnz = 0;
+    Kokkos::parallel_scan(
+        "spk::spgemm::host_row_map", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
+        [=](const std::int64_t i, std::int64_t& sum, const bool final) {
+          sum += static_cast<std::int64_t>(counts[i]);
+          if (final) rm[i + 1] = static_cast<F>(sum);
+        },
+        nnz);
+    require_fits_offset<F>(static_cast<std::uint64_t>(nnz), st.products, "spk::spgemm");
+    col_idx = typename CMat::index_type(
+        Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.col_idx"), nnz);
+    values = typename CMat::values_type(
+        Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.values"), nnz);
+    host_advise_huge_pages(col_idx.data(), nnz * sizeof(O));
+    host_advise_huge_pages(values.data(), nnz * sizeof(S));
+    O* cci = col_idx.data();
+    S* cv = values.data();
+    Kokkos::parallel_for("spk::spgemm::host_numeric_in_place",
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(
+                             space, 0, static_cast<std::int64_t>(blocks.size()) - 1)
+                             .set_chunk_size(1),
+                         [=](const std::int64_t b) {
+                           const int id = token.acquire();
+                           std::uint64_t* my_bits = bits.data() + id * bits_stride;
+                           std::uint32_t* touched =
+                               reinterpret_cast<std::uint32_t*>(my_bits + nw + ns);
+                           S* my_vals = vals.data() + id * vals_stride;
+                           if (!ready(id)) {  // a thread that counted no block
+                             std::memset(my_bits, 0, (nw + ns) * sizeof(std::uint64_t));
+                             std::fill(my_vals, my_vals + ncols, S(0));
+                             ready(id) = 1;
+                           }
+                           for (std::int64_t i = blk[b]; i < blk[b + 1]; ++i) {
+                             if (rm[i + 1] == rm[i]) continue;
+                             if (compressed)
+                               host_numeric_dense<true>(arm, aci, av, brm, bci, bv, brm, cbe, cbw,
+                                                        cbm, i, rm[i], cci, cv, my_bits,
+                                                        my_bits + nw, touched, my_vals, ns, sorted);
+                             else
+                               host_numeric_dense<false>(
+                                   arm, aci, av, brm, bci, bv, brm, cbe, cbw, cbm, i, rm[i], cci,
+                                   cv, my_bits, my_bits + nw, touched, my_vals, ns, sorted);
+                           }
+                           token.release(id);
+                         });
+    space.fence();
+    return CMat(A.num_rows(), B.num_cols(), row_map, col_idx, values);
+  }
+
+  // 3. Rounds of the fused kernel until every row is done.
+  const std::uint64_t chunk =
+      std::clamp<std::uint64_t>(st.bound / (64 * std::uint64_t(T)), 2048, std::uint64_t(1) << 18);
+  std::vector<Kokkos::View<O*, Kokkos::HostSpace>> pool_cols;
+  std::vector<Kokkos::View<S*, Kokkos::HostSpace>> pool_vals;
+  std::vector<HostPiece> pieces;
+  std::vector<HostTask> tasks(blocks.size() - 1);
+  for (std::size_t b = 0; b + 1 < blocks.size(); ++b) tasks[b] = {blocks[b], blocks[b + 1]};
+  // The first pool: half the bound, but no more than a few times the inputs
+  // (at least 16M entries) when the bound is huge: later rounds are sized
+  // from the fill seen, so an underestimate costs a round, not memory.
+  const std::uint64_t first = std::min<std::uint64_t>(
+      st.bound / 2, std::max<std::uint64_t>(4 * std::uint64_t(nnz_a + nnz_b), 1ull << 24));
+  std::uint64_t bound_left = st.bound, cap = first + T * (chunk + max_need);
+  std::vector<std::vector<HostPiece>> t_pieces(T);
+  std::vector<std::vector<HostTask>> t_left(T);
+  std::vector<std::uint64_t> t_pos(T), t_end(T);
+  const std::uint64_t* pr = products.data();
+  for (int round = 0; !tasks.empty(); ++round) {
+    cap = std::min(cap, bound_left + T * chunk);
+    pool_cols.emplace_back(Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pool_col_idx"),
+                           cap);
+    pool_vals.emplace_back(Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pool_values"),
+                           cap);
+    host_advise_huge_pages(pool_cols.back().data(), cap * sizeof(O));
+    host_advise_huge_pages(pool_vals.back().data(), cap * sizeof(S));
+    O* pc = pool_cols.back().data();
+    S* pv = pool_vals.back().data();
+    std::atomic<std::uint64_t> next(0);
+    std::atomic<bool> exhausted(false);
+    for (int t = 0; t < T; ++t) {
+      t_pieces[t].clear();
+      t_left[t].clear();
+      t_pos[t] = t_end[t] = 0;
+    }
+    std::atomic<std::uint64_t>* next_p = &next;
+    std::atomic<bool>* exhausted_p = &exhausted;
+    std::vector<HostPiece>* pieces_p = t_pieces.data();
+    std::vector<HostTask>* left_p = t_left.data();
+    std::uint64_t* pos_p = t_pos.data();
+    std::uint64_t* end_p = t_end.data();
+    const HostTask* task_p = tasks.data();
+    Kokkos::parallel_for(
+        "spk::spgemm::host_fused",
+        Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(
+            space, 0, static_cast<std::int64_t>(tasks.size()))
+            .set_chunk_size(1),
+        [=](const std::int64_t t) {
+          const std::int64_t r0 = task_p[t].row0, r1 = task_p[t].row1;
+          if (exhausted_p->load(std::memory_order_relaxed)) {
+            const int id = token.acquire();
+            left_p[id].push_back({r0, r1});
+            token.release(id);
+            return;
+          }
+          const int id = token.acquire();
+          std::uint64_t* my_bits = bits.data() + id * bits_stride;
+          S* my_vals = vals.data() + id * vals_stride;
+          O* my_keys = keys.data() + id * keys_stride;
+          S* my_hvals = hvals.data() + id * hvals_stride;
+          std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw + ns);
+          if (!ready(id)) {
+            if (dense) {
+              std::memset(my_bits, 0, (nw + ns) * sizeof(std::uint64_t));
+              std::fill(my_vals, my_vals + ncols, S(0));
+            }
+            std::fill(my_keys, my_keys + hash_capacity, static_cast<O>(-1));
+            ready(id) = 1;
+          }
+          std::uint64_t pos = pos_p[id], end = end_p[id];
+          HostPiece piece{r0, r0, round, pos, 0};
+          std::int64_t i = r0;
+          for (; i < r1; ++i) {
+            const std::uint64_t p = pr[i];
+            const std::uint64_t need = p < ncols ? p : ncols;
+            if (pos + need > end) {
+              // This chunk is full: close the piece, reserve another chunk.
+              if (i > piece.row0) {
+                piece.row1 = i;
+                piece.count = pos - piece.start;
+                pieces_p[id].push_back(piece);
+              }
+              const std::uint64_t size = need > chunk ? need : chunk;
+              const std::uint64_t s = next_p->fetch_add(size, std::memory_order_relaxed);
+              end = s < cap ? (s + size < cap ? s + size : cap) : s;
+              pos = s;
+              piece = HostPiece{i, i, round, pos, 0};
+              if (pos + need > end) {
+                exhausted_p->store(true, std::memory_order_relaxed);
+                pos = end = 0;
+                break;
+              }
+            }
+            std::uint64_t len = 0;
+            if (p == 0) {
+            } else if (!dense) {
+              len = host_numeric_hash(arm, aci, av, brm, bci, bv, i, pos, pc, pv, my_keys, my_hvals,
+                                      host_hash_capacity(need), sorted);
+            } else if (compressed) {
+              len = host_numeric_dense<true>(arm, aci, av, brm, bci, bv, brm, cbe, cbw, cbm, i, pos,
+                                             pc, pv, my_bits, my_bits + nw, touched, my_vals, ns,
+                                             sorted);
+            } else {
+              len = host_numeric_dense<false>(arm, aci, av, brm, bci, bv, brm, cbe, cbw, cbm, i,
+                                              pos, pc, pv, my_bits, my_bits + nw, touched, my_vals,
+                                              ns, sorted);
+            }
+            // Lengths as offsets: a wrapped one means nnz(C) does not fit
+            // either, which is refused before it is used.
+            rm[i + 1] = static_cast<F>(len);
+            pos += len;
+          }
+          if (i > piece.row0) {
+            piece.row1 = i;
+            piece.count = pos - piece.start;
+            pieces_p[id].push_back(piece);
+          }
+          if (i < r1) left_p[id].push_back({i, r1});
+          pos_p[id] = pos;
+          end_p[id] = end;
+          token.release(id);
+        });
+    space.fence();
+    // What this round wrote, for sizing the next one.
+    std::uint64_t written = 0, left = 0;
+    for (int t = 0; t < T; ++t)
+      for (const HostPiece& p : t_pieces[t]) {
+        written += p.count;
+        pieces.push_back(p);
+      }
+    tasks.clear();
+    for (int t = 0; t < T; ++t)
+      for (const HostTask& a : t_left[t]) {
+        tasks.push_back(a);
+        for (std::int64_t i = a.row0; i < a.row1; ++i) left += std::min(pr[i], ncols);
+      }
+    if (tasks.empty()) break;
+    // The next pool: the remaining bound at the fill seen so far, plus a
+    // quarter, plus a chunk and a longest row per thread.
+    const std::uint64_t done = bound_left - left;
+    const double fill = done > 0 ? double(written) / double(done) : 1.0;
+    bound_left = left;
+    cap = static_cast<std::uint64_t>(std::min(1.0, 1.25 * fill + 0.01) * double(left)) +
+          T * (chunk + max_need);
+    std::sort(tasks.begin(), tasks.end(),
+              [](const HostTask& a, const HostTask& b) { return a.row0 < b.row0; });
+  }
+
+  // 4. Offsets of the pieces in C, nnz(C) checked, C allocated, then one pass
+  // turns the lengths into row pointers and copies the entries.
+  std::sort(pieces.begin(), pieces.end(),
+            [](const HostPiece& a, const HostPiece& b) { return a.row0 < b.row0; });
+  std::vector<std::uint64_t> offset(pieces.size());
+  std::uint64_t nnz = 0;
+  for (std::size_t q = 0; q < pieces.size(); ++q) {
+    offset[q] = nnz;
+    nnz += pieces[q].count;
+  }
+  require_fits_offset<F>(nnz, st.products, "spk::spgemm");
+  col_idx = typename CMat::index_type(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.col_idx"), nnz);
+  values = typename CMat::values_type(
+      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.values"), nnz);
+  host_advise_huge_pages(col_idx.data(), nnz * sizeof(O));
+  host_advise_huge_pages(values.data(), nnz * sizeof(S));
+  O* cci = col_idx.data();
+  S* cv = values.data();
+  const HostPiece* piece_p = pieces.data();
+  const std::uint64_t* offset_p = offset.data();
+  std::vector<O*> pcols(pool_cols.size());
+  std::vector<S*> pvals(pool_vals.size());
+  for (std::size_t r = 0; r < pool_cols.size(); ++r) {
+    pcols[r] = pool_cols[r].data();
+    pvals[r] = pool_vals[r].data();
+  }
+  O* const* pcols_p = pcols.data();
+  S* const* pvals_p = pvals.data();
+  Kokkos::parallel_for("spk::spgemm::host_gather",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(
+                           space, 0, static_cast<std::int64_t>(pieces.size()))
+                           .set_chunk_size(1),
+                       [=](const std::int64_t q) {
+                         const HostPiece& p = piece_p[q];
+                         std::uint64_t at = offset_p[q];
+                         const std::uint64_t start = at;
+                         for (std::int64_t i = p.row0; i < p.row1; ++i) {
+                           at += static_cast<std::uint64_t>(rm[i + 1]);
+                           rm[i + 1] = static_cast<F>(at);
+                         }
+                         std::memcpy(cci + start, pcols_p[p.round] + p.start, p.count * sizeof(O));
+                         std::memcpy(cv + start, pvals_p[p.round] + p.start, p.count * sizeof(S));
+                       });
+  space.fence();
+  return CMat(A.num_rows(), B.num_cols(), row_map, col_idx, values);
+}
+
+}  // namespace spk::Impl
