@@ -37,6 +37,16 @@
 
 namespace spk::Impl {
 
+/// C's columns and values on the host, uninitialised, with huge pages asked
+/// for (they are written once, right after).
+template <class CI, class VA>
+void allocate_host_entries(std::uint64_t nnz, CI& col_idx, VA& values) {
+  col_idx = CI(Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.col_idx"), nnz);
+  values = VA(Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.values"), nnz);
+  host_advise_huge_pages(col_idx.data(), nnz * sizeof(typename CI::value_type));
+  host_advise_huge_pages(values.data(), nnz * sizeof(typename VA::value_type));
+}
+
 // Products counted first and C written in place (no pool) when B compresses
 // and either the rows average at least this many products or the pairs are
 // at most this percentage of B's entries: there counting on the pairs costs
@@ -149,19 +159,14 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
   // 2. Per-thread accumulators (as ThreadDense numeric), cleared by their
   // thread on first use.
   const std::uint64_t nw = dense ? (ncols + 63) / 64 : 0;
-  const std::uint64_t ns = (nw + 63) / 64;
-  const std::uint64_t bits_stride = dense ? host_stride<std::uint64_t>(nw + ns + nw / 2 + 1) : 0;
-  const std::uint64_t vals_stride = dense ? host_stride<S>(ncols) : 0;
-  const std::uint64_t keys_stride = host_stride<O>(hash_capacity);
-  const std::uint64_t hvals_stride = host_stride<S>(hash_capacity);
-  Kokkos::View<std::uint64_t*, Kokkos::HostSpace> bits(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_bits"), T * bits_stride);
-  Kokkos::View<S*, Kokkos::HostSpace> vals(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_values"), T * vals_stride);
-  Kokkos::View<O*, Kokkos::HostSpace> keys(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_keys"), T * keys_stride);
-  Kokkos::View<S*, Kokkos::HostSpace> hvals(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_hash_values"), T * hvals_stride);
+  const std::uint64_t ns = (nw + 63) / 64;  // words of the bitset's summary
+  const HostThreadAccumulators<O, S> acc(T, dense, ncols, hash_capacity);
+  const auto bits = acc.bits;
+  const auto vals = acc.vals;
+  const auto keys = acc.keys;
+  const auto hvals = acc.hvals;
+  const std::uint64_t bits_stride = acc.bits_stride, vals_stride = acc.vals_stride;
+  const std::uint64_t keys_stride = acc.keys_stride, hvals_stride = acc.hvals_stride;
   const auto ready = host_flags(T);
 
   const F* cbe = cb.end.data();
@@ -209,12 +214,7 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
         },
         nnz);
     require_fits_offset<F>(static_cast<std::uint64_t>(nnz), st.products, "spk::spgemm");
-    col_idx = typename CMat::index_type(
-        Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.col_idx"), nnz);
-    values = typename CMat::values_type(
-        Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.values"), nnz);
-    host_advise_huge_pages(col_idx.data(), nnz * sizeof(O));
-    host_advise_huge_pages(values.data(), nnz * sizeof(S));
+    allocate_host_entries(nnz, col_idx, values);
     O* cci = col_idx.data();
     S* cv = values.data();
     Kokkos::parallel_for("spk::spgemm::host_numeric_in_place",
@@ -408,12 +408,7 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
     nnz += pieces[q].count;
   }
   require_fits_offset<F>(nnz, st.products, "spk::spgemm");
-  col_idx = typename CMat::index_type(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.col_idx"), nnz);
-  values = typename CMat::values_type(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.values"), nnz);
-  host_advise_huge_pages(col_idx.data(), nnz * sizeof(O));
-  host_advise_huge_pages(values.data(), nnz * sizeof(S));
+  allocate_host_entries(nnz, col_idx, values);
   O* cci = col_idx.data();
   S* cv = values.data();
   const HostPiece* piece_p = pieces.data();

@@ -76,6 +76,35 @@ inline Kokkos::View<std::uint8_t*, Kokkos::HostSpace> host_flags(int n) {
   return f;
 }
 
+/// Per-thread numeric accumulators of the host kernels, allocated once per
+/// call: the bitset with its summary and list of touched words, and dense
+/// values (dense mode), or a hash table (keys + values) of hash_capacity
+/// slots.  Each thread's part starts on its own cache lines (host_stride).
+template <class O, class S>
+struct HostThreadAccumulators {
+  std::uint64_t bits_stride, vals_stride, keys_stride, hvals_stride;
+  Kokkos::View<std::uint64_t*, Kokkos::HostSpace> bits;
+  Kokkos::View<S*, Kokkos::HostSpace> vals, hvals;
+  Kokkos::View<O*, Kokkos::HostSpace> keys;
+
+  HostThreadAccumulators(int T, bool dense, std::uint64_t ncols, std::uint64_t hash_capacity) {
+    const std::uint64_t nw = (ncols + 63) / 64, ns = (nw + 63) / 64;
+    bits_stride = dense ? host_stride<std::uint64_t>(nw + ns + nw / 2 + 1) : 0;
+    vals_stride = dense ? host_stride<S>(ncols) : 0;
+    keys_stride = host_stride<O>(hash_capacity);
+    hvals_stride = host_stride<S>(hash_capacity);
+    using Kokkos::ViewAllocateWithoutInitializing;
+    bits = decltype(bits)(ViewAllocateWithoutInitializing("spk::spgemm::thread_bits"),
+                          T * bits_stride);
+    vals = decltype(vals)(ViewAllocateWithoutInitializing("spk::spgemm::thread_values"),
+                          T * vals_stride);
+    keys = decltype(keys)(ViewAllocateWithoutInitializing("spk::spgemm::thread_keys"),
+                          T * keys_stride);
+    hvals = decltype(hvals)(ViewAllocateWithoutInitializing("spk::spgemm::thread_hash_values"),
+                            T * hvals_stride);
+  }
+};
+
 /// Asks for transparent huge pages on a large host array that is about to be
 /// written for the first time: with 4 KiB pages, the page faults of a fresh
 /// C cost more than writing it (172 MB: 70 ms on 2 threads here, 20-30 ms
@@ -630,20 +659,14 @@ void spgemm_host_numeric(const ExecSpace& space, const V& v, std::uint64_t ncols
   const std::uint64_t nw = (ncols + 63) / 64;
   const int T = p.num_threads;
   const std::uint64_t hcap = p.dense ? 0 : p.hash_capacity;
-  const std::uint64_t ns = (nw + 63) / 64;
-  // Per thread: the bitset, its summary, the list of touched words (uint32).
-  const std::uint64_t bits_stride = p.dense ? host_stride<std::uint64_t>(nw + ns + nw / 2 + 1) : 0;
-  const std::uint64_t vals_stride = p.dense ? host_stride<S>(ncols) : 0;
-  const std::uint64_t keys_stride = host_stride<O>(hcap);
-  const std::uint64_t hvals_stride = host_stride<S>(hcap);
-  Kokkos::View<std::uint64_t*, Kokkos::HostSpace> bits(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_bits"), T * bits_stride);
-  Kokkos::View<S*, Kokkos::HostSpace> vals(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_values"), T * vals_stride);
-  Kokkos::View<O*, Kokkos::HostSpace> keys(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_keys"), T * keys_stride);
-  Kokkos::View<S*, Kokkos::HostSpace> hvals(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_hash_values"), T * hvals_stride);
+  const std::uint64_t ns = (nw + 63) / 64;  // words of the bitset's summary
+  const HostThreadAccumulators<O, S> acc(T, p.dense, ncols, hcap);
+  const auto bits = acc.bits;
+  const auto vals = acc.vals;
+  const auto keys = acc.keys;
+  const auto hvals = acc.hvals;
+  const std::uint64_t bits_stride = acc.bits_stride, vals_stride = acc.vals_stride;
+  const std::uint64_t keys_stride = acc.keys_stride, hvals_stride = acc.hvals_stride;
   const auto ready = host_flags(T);
   Kokkos::Experimental::UniqueToken<ExecSpace> token(space);
   const std::int64_t* blocks = p.blocks.data();
