@@ -102,9 +102,7 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
   if (opt.validate_inputs && !fused_validation) {
     validate(space, A);
     // B is often A itself (C = A·A): one check is enough.
-    if (B.row_map().data() != A.row_map().data() || B.col_idx().data() != A.col_idx().data() ||
-        B.num_rows() != A.num_rows() || B.num_cols() != A.num_cols())
-      validate(space, B);
+    if (!Impl::same_operand(A, B)) validate(space, B);
     mark("symbolic.validate");
   }
   typename Handle::Plan& plan = handle.plan();
@@ -134,19 +132,11 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
     const Impl::SpgemmBinOf bin_of{ncols, t.max_team_log2,
                                    t.max_team_log2 - Impl::spgemm_min_log2 + 2};
     // B is often A itself (C = A·A): then A's check covers it.
-    const bool b_is_a = B.row_map().data() == A.row_map().data() &&
-                        B.col_idx().data() == A.col_idx().data() && B.num_rows() == m &&
-                        static_cast<std::int64_t>(B.num_cols()) == k;
+    const bool b_is_a = Impl::same_operand(A, B);
     const auto stats =
         Impl::spgemm_analyze(space, v, m, k, ncols, opt.validate_inputs && fused_validation,
                              !b_is_a, bin_of, products, counts);
-    if (stats.bad_a != INT64_MAX || stats.bad_b != INT64_MAX) {
-      validate(space, A);  // throw, naming the row and entry
-      validate(space, B);
-      SPK_REQUIRE(false, InvalidMatrix, "spk::spgemm_symbolic: invalid row ",
-                  stats.bad_a != INT64_MAX ? stats.bad_a : stats.bad_b, " in ",
-                  stats.bad_a != INT64_MAX ? "A" : "B");
-    }
+    Impl::throw_if_invalid_rows(space, A, B, stats.bad_a, stats.bad_b, "spk::spgemm_symbolic");
     total = stats.products;
     max_row = stats.max_products;
     plan.vector_length = t.vector_length;
@@ -223,19 +213,11 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
         hp.dense = Impl::host_dense_fits<S>(ncols, hp.num_threads, budget);
         auto cb = hp.dense ? Impl::host_compressed_b_arrays<F>(k, B.nnz(), ncols)
                            : Impl::HostCompressedB<F>();
-        const bool b_is_a = B.row_map().data() == A.row_map().data() &&
-                            B.col_idx().data() == A.col_idx().data() && B.num_rows() == m &&
-                            static_cast<std::int64_t>(B.num_cols()) == k;
+        const bool b_is_a = Impl::same_operand(A, B);
         const auto st = Impl::host_spgemm_analyze(
             space, m, k, ncols, A.row_map().data(), A.col_idx().data(), A.nnz(), B.row_map().data(),
             B.col_idx().data(), B.nnz(), opt.validate_inputs, !b_is_a, cb, products.data());
-        if (st.bad_a != INT64_MAX || st.bad_b != INT64_MAX) {
-          validate(space, A);  // throw, naming the row and entry
-          validate(space, B);
-          SPK_REQUIRE(false, InvalidMatrix, "spk::spgemm_symbolic: invalid row ",
-                      st.bad_a != INT64_MAX ? st.bad_a : st.bad_b, " in ",
-                      st.bad_a != INT64_MAX ? "A" : "B");
-        }
+        Impl::throw_if_invalid_rows(space, A, B, st.bad_a, st.bad_b, "spk::spgemm_symbolic");
         total = st.products;
         max_row = st.max_products;
         mark("symbolic.analyze");

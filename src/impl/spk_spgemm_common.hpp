@@ -7,6 +7,7 @@
 #include <limits>
 #include <spk_error.hpp>
 #include <spk_hash_accumulator.hpp>
+#include <spk_validate.hpp>
 #include <type_traits>
 
 namespace spk::Impl {
@@ -26,6 +27,26 @@ void require_product_shapes(const MA& A, const MB& B, const char* who) {
   SPK_REQUIRE(A.num_cols() == B.num_rows(), ShapeMismatch, who, ": A is ", +A.num_rows(), " x ",
               +A.num_cols(), " but B is ", +B.num_rows(), " x ", +B.num_cols(),
               " (A's columns must match B's rows)");
+}
+
+/// B is A itself (C = A·A): one validation covers both.
+template <class MA, class MB>
+bool same_operand(const MA& A, const MB& B) {
+  return B.row_map().data() == A.row_map().data() && B.col_idx().data() == A.col_idx().data() &&
+         B.num_rows() == A.num_rows() && B.num_cols() == A.num_cols();
+}
+
+/// After an analysis pass found an invalid row (bad_a / bad_b: the first bad
+/// row of A / of B, INT64_MAX for none): spk::validate throws naming the row
+/// and entry; if it does not, this names the row.
+template <class ExecSpace, class MA, class MB>
+void throw_if_invalid_rows(const ExecSpace& space, const MA& A, const MB& B, std::int64_t bad_a,
+                           std::int64_t bad_b, const char* who) {
+  if (bad_a == INT64_MAX && bad_b == INT64_MAX) return;
+  validate(space, A);
+  validate(space, B);
+  SPK_REQUIRE(false, InvalidMatrix, who, ": invalid row ", bad_a != INT64_MAX ? bad_a : bad_b,
+              " in ", bad_a != INT64_MAX ? "A" : "B");
 }
 
 /// Capacity of the hash table of a row with `bound` distinct columns at most

@@ -96,9 +96,7 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
     validate(space, B);
   }
   // B is often A itself (C = A·A): then A's check covers it.
-  const bool b_is_a = B.row_map().data() == A.row_map().data() &&
-                      B.col_idx().data() == A.col_idx().data() && B.num_rows() == m &&
-                      static_cast<std::int64_t>(B.num_cols()) == k;
+  const bool b_is_a = same_operand(A, B);
   const F* arm = A.row_map().data();
   const O* aci = A.col_idx().data();
   const S* av = A.values().data();
@@ -123,13 +121,7 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
   const HostSpgemmStats st =
       host_spgemm_analyze(space, m, k, ncols, arm, aci, nnz_a, brm, bci, nnz_b, opt.validate_inputs,
                           !b_is_a, cb, products.data());
-  if (st.bad_a != INT64_MAX || st.bad_b != INT64_MAX) {
-    validate(space, A);  // throw, naming the row and entry
-    validate(space, B);
-    SPK_REQUIRE(false, InvalidMatrix, "spk::spgemm: invalid row ",
-                st.bad_a != INT64_MAX ? st.bad_a : st.bad_b, " in ",
-                st.bad_a != INT64_MAX ? "A" : "B");
-  }
+  throw_if_invalid_rows(space, A, B, st.bad_a, st.bad_b, "spk::spgemm");
   row_map = typename CMat::row_map_type(
       Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.row_map"), m + 1);
   F* rm = row_map.data();
@@ -161,13 +153,6 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
   const std::uint64_t nw = dense ? (ncols + 63) / 64 : 0;
   const std::uint64_t ns = (nw + 63) / 64;  // words of the bitset's summary
   const HostThreadAccumulators<O, S> acc(T, dense, ncols, hash_capacity);
-  const auto bits = acc.bits;
-  const auto vals = acc.vals;
-  const auto keys = acc.keys;
-  const auto hvals = acc.hvals;
-  const std::uint64_t bits_stride = acc.bits_stride, vals_stride = acc.vals_stride;
-  const std::uint64_t keys_stride = acc.keys_stride, hvals_stride = acc.hvals_stride;
-  const auto ready = host_flags(T);
 
   const F* cbe = cb.end.data();
   const std::uint32_t* cbw = cb.word.data();
@@ -182,28 +167,24 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
     std::uint64_t* counts = products.data();  // products are no longer needed
     const std::int64_t* blk = blocks.data();
     const bool hw = host_has_popcnt();
-    Kokkos::parallel_for(
-        "spk::spgemm::host_count",
-        Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(
-            space, 0, static_cast<std::int64_t>(blocks.size()) - 1)
-            .set_chunk_size(1),
-        [=](const std::int64_t b) {
-          const int id = token.acquire();
-          std::uint64_t* my_bits = bits.data() + id * bits_stride;
-          std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw + ns);
-          if (!ready(id)) {
-            std::memset(my_bits, 0, (nw + ns) * sizeof(std::uint64_t));
-            std::fill(vals.data() + id * vals_stride, vals.data() + id * vals_stride + ncols, S(0));
-            ready(id) = 1;
-          }
-          for (std::int64_t i = blk[b]; i < blk[b + 1]; ++i)
-            counts[i] = counts[i] == 0 ? 0
-                        : hw           ? static_cast<std::uint64_t>(host_count_compressed_hw(
-                                             arm, aci, brm, cbe, cbw, cbm, i, my_bits, touched, nw))
-                                       : static_cast<std::uint64_t>(host_count_compressed(
-                                             arm, aci, brm, cbe, cbw, cbm, i, my_bits, touched, nw));
-          token.release(id);
-        });
+    Kokkos::parallel_for("spk::spgemm::host_count",
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(
+                             space, 0, static_cast<std::int64_t>(blocks.size()) - 1)
+                             .set_chunk_size(1),
+                         [=](const std::int64_t b) {
+                           const int id = token.acquire();
+                           const auto mine = acc.claim(id);
+                           std::uint64_t* my_bits = mine.bits;
+                           std::uint32_t* touched = mine.touched;
+                           for (std::int64_t i = blk[b]; i < blk[b + 1]; ++i)
+                             counts[i] =
+                                 counts[i] == 0 ? 0
+                                 : hw ? static_cast<std::uint64_t>(host_count_compressed_hw(
+                                            arm, aci, brm, cbe, cbw, cbm, i, my_bits, touched, nw))
+                                      : static_cast<std::uint64_t>(host_count_compressed(
+                                            arm, aci, brm, cbe, cbw, cbm, i, my_bits, touched, nw));
+                           token.release(id);
+                         });
     // Row pointers scanned in 64 bits; nnz(C) checked before C exists.
     std::int64_t nnz = 0;
     Kokkos::parallel_scan(
@@ -223,15 +204,11 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
                              .set_chunk_size(1),
                          [=](const std::int64_t b) {
                            const int id = token.acquire();
-                           std::uint64_t* my_bits = bits.data() + id * bits_stride;
-                           std::uint32_t* touched =
-                               reinterpret_cast<std::uint32_t*>(my_bits + nw + ns);
-                           S* my_vals = vals.data() + id * vals_stride;
-                           if (!ready(id)) {  // a thread that counted no block
-                             std::memset(my_bits, 0, (nw + ns) * sizeof(std::uint64_t));
-                             std::fill(my_vals, my_vals + ncols, S(0));
-                             ready(id) = 1;
-                           }
+                           // (cleared here if this thread counted no block)
+                           const auto mine = acc.claim(id);
+                           std::uint64_t* my_bits = mine.bits;
+                           std::uint32_t* touched = mine.touched;
+                           S* my_vals = mine.vals;
                            for (std::int64_t i = blk[b]; i < blk[b + 1]; ++i) {
                              if (rm[i + 1] == rm[i]) continue;
                              if (compressed)
@@ -305,19 +282,12 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
             return;
           }
           const int id = token.acquire();
-          std::uint64_t* my_bits = bits.data() + id * bits_stride;
-          S* my_vals = vals.data() + id * vals_stride;
-          O* my_keys = keys.data() + id * keys_stride;
-          S* my_hvals = hvals.data() + id * hvals_stride;
-          std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw + ns);
-          if (!ready(id)) {
-            if (dense) {
-              std::memset(my_bits, 0, (nw + ns) * sizeof(std::uint64_t));
-              std::fill(my_vals, my_vals + ncols, S(0));
-            }
-            std::fill(my_keys, my_keys + hash_capacity, static_cast<O>(-1));
-            ready(id) = 1;
-          }
+          const auto mine = acc.claim(id);
+          std::uint64_t* my_bits = mine.bits;
+          S* my_vals = mine.vals;
+          O* my_keys = mine.keys;
+          S* my_hvals = mine.hvals;
+          std::uint32_t* touched = mine.touched;
           std::uint64_t pos = pos_p[id], end = end_p[id];
           HostPiece piece{r0, r0, round, pos, 0};
           std::int64_t i = r0;

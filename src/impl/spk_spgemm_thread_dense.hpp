@@ -79,16 +79,31 @@ inline Kokkos::View<std::uint8_t*, Kokkos::HostSpace> host_flags(int n) {
 /// Per-thread numeric accumulators of the host kernels, allocated once per
 /// call: the bitset with its summary and list of touched words, and dense
 /// values (dense mode), or a hash table (keys + values) of hash_capacity
-/// slots.  Each thread's part starts on its own cache lines (host_stride).
+/// slots.  Each thread's part starts on its own cache lines (host_stride)
+/// and is cleared by that thread when it first claims it.
 template <class O, class S>
 struct HostThreadAccumulators {
+  /// One thread's part.
+  struct Part {
+    std::uint64_t* bits;     // bitset (nw words), then its summary (ns words)
+    std::uint32_t* touched;  // words of the bitset the row touched
+    S* vals;                 // dense values (ncols)
+    O* keys;                 // hash keys (hash_capacity)
+    S* hvals;                // hash values
+  };
+
+  bool dense;
+  std::uint64_t ncols, hash_capacity, nw, ns;
   std::uint64_t bits_stride, vals_stride, keys_stride, hvals_stride;
   Kokkos::View<std::uint64_t*, Kokkos::HostSpace> bits;
   Kokkos::View<S*, Kokkos::HostSpace> vals, hvals;
   Kokkos::View<O*, Kokkos::HostSpace> keys;
+  Kokkos::View<std::uint8_t*, Kokkos::HostSpace> ready;  // cleared yet, per thread
 
-  HostThreadAccumulators(int T, bool dense, std::uint64_t ncols, std::uint64_t hash_capacity) {
-    const std::uint64_t nw = (ncols + 63) / 64, ns = (nw + 63) / 64;
+  HostThreadAccumulators(int T, bool dense_, std::uint64_t ncols_, std::uint64_t hash_capacity_)
+      : dense(dense_), ncols(ncols_), hash_capacity(hash_capacity_) {
+    nw = (ncols + 63) / 64;
+    ns = (nw + 63) / 64;
     bits_stride = dense ? host_stride<std::uint64_t>(nw + ns + nw / 2 + 1) : 0;
     vals_stride = dense ? host_stride<S>(ncols) : 0;
     keys_stride = host_stride<O>(hash_capacity);
@@ -102,6 +117,25 @@ struct HostThreadAccumulators {
                           T * keys_stride);
     hvals = decltype(hvals)(ViewAllocateWithoutInitializing("spk::spgemm::thread_hash_values"),
                             T * hvals_stride);
+    ready = host_flags(T);
+  }
+
+  /// Thread id's part (id from a UniqueToken), cleared on its first claim:
+  /// the bitset, its summary and the dense values all zero, the hash keys
+  /// empty.  Kernels keep them so between rows.
+  Part claim(int id) const {
+    Part p{bits.data() + id * bits_stride, nullptr, vals.data() + id * vals_stride,
+           keys.data() + id * keys_stride, hvals.data() + id * hvals_stride};
+    if (dense) p.touched = reinterpret_cast<std::uint32_t*>(p.bits + nw + ns);
+    if (!ready(id)) {
+      if (dense) {
+        std::memset(p.bits, 0, (nw + ns) * sizeof(std::uint64_t));
+        std::fill(p.vals, p.vals + ncols, S(0));
+      }
+      std::fill(p.keys, p.keys + hash_capacity, static_cast<O>(-1));
+      ready(id) = 1;
+    }
+    return p;
   }
 };
 
@@ -194,21 +228,19 @@ struct HostSpgemmStats {
   HostSpgemmStats() : products(0), max_products(0), bound(0), pairs(0) {
     bad_a = bad_b = INT64_MAX;
   }
-  void operator+=(const HostSpgemmStats& o) {
-    products += o.products;
-    bound += o.bound;
-    pairs += o.pairs;
-    if (o.max_products > max_products) max_products = o.max_products;
-    if (o.bad_a < bad_a) bad_a = o.bad_a;
-    if (o.bad_b < bad_b) bad_b = o.bad_b;
-  }
-  void operator+=(const volatile HostSpgemmStats& o) volatile {
-    products += o.products;
-    bound += o.bound;
-    pairs += o.pairs;
-    if (o.max_products > max_products) max_products = o.max_products;
-    if (o.bad_a < bad_a) bad_a = o.bad_a;
-    if (o.bad_b < bad_b) bad_b = o.bad_b;
+  void operator+=(const HostSpgemmStats& o) { join(*this, o); }
+  // Kokkos 3.4 joins reductions through volatile references.
+  void operator+=(const volatile HostSpgemmStats& o) volatile { join(*this, o); }
+
+ private:
+  template <class To, class From>
+  static void join(To& a, From& o) {
+    a.products += o.products;
+    a.bound += o.bound;
+    a.pairs += o.pairs;
+    if (o.max_products > a.max_products) a.max_products = o.max_products;
+    if (o.bad_a < a.bad_a) a.bad_a = o.bad_a;
+    if (o.bad_b < a.bad_b) a.bad_b = o.bad_b;
   }
 };
 
@@ -661,13 +693,6 @@ void spgemm_host_numeric(const ExecSpace& space, const V& v, std::uint64_t ncols
   const std::uint64_t hcap = p.dense ? 0 : p.hash_capacity;
   const std::uint64_t ns = (nw + 63) / 64;  // words of the bitset's summary
   const HostThreadAccumulators<O, S> acc(T, p.dense, ncols, hcap);
-  const auto bits = acc.bits;
-  const auto vals = acc.vals;
-  const auto keys = acc.keys;
-  const auto hvals = acc.hvals;
-  const std::uint64_t bits_stride = acc.bits_stride, vals_stride = acc.vals_stride;
-  const std::uint64_t keys_stride = acc.keys_stride, hvals_stride = acc.hvals_stride;
-  const auto ready = host_flags(T);
   Kokkos::Experimental::UniqueToken<ExecSpace> token(space);
   const std::int64_t* blocks = p.blocks.data();
   const bool dense = p.dense;
@@ -693,26 +718,18 @@ void spgemm_host_numeric(const ExecSpace& space, const V& v, std::uint64_t ncols
           .set_chunk_size(1),
       [=](const std::int64_t b) {
         const int id = token.acquire();
-        std::uint64_t* my_bits = bits.data() + id * bits_stride;
-        O* my_keys = keys.data() + id * keys_stride;
-        if (!ready(id)) {
-          if (dense) {
-            std::memset(my_bits, 0, (nw + ns) * sizeof(std::uint64_t));
-            std::fill(vals.data() + id * vals_stride, vals.data() + id * vals_stride + ncols, S(0));
-          }
-          std::fill(my_keys, my_keys + hcap, static_cast<O>(-1));
-          ready(id) = 1;
-        }
+        const auto mine = acc.claim(id);
+        std::uint64_t* my_bits = mine.bits;
         for (std::int64_t i = blocks[b]; i < blocks[b + 1]; ++i) {
           const F start = crm[i], end = crm[i + 1];
           const std::uint64_t u = static_cast<std::uint64_t>(end - start);
           if (u == 0) continue;
           if (!dense) {
-            host_numeric_hash(arm, aci, av, brm, bci, bv, i, start, cci, cv, my_keys,
-                              hvals.data() + id * hvals_stride, host_hash_capacity(u), sorted);
+            host_numeric_hash(arm, aci, av, brm, bci, bv, i, start, cci, cv, mine.keys, mine.hvals,
+                              host_hash_capacity(u), sorted);
           } else {
-            S* my_vals = vals.data() + id * vals_stride;
-            std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw + ns);
+            S* my_vals = mine.vals;
+            std::uint32_t* touched = mine.touched;
             if (compressed)
               host_numeric_dense<true>(arm, aci, av, brm, bci, bv, brm, cbe, cbw, cbm, i, start,
                                        cci, cv, my_bits, my_bits + nw, touched, my_vals, ns,
