@@ -15,8 +15,9 @@
 // total (ms = total, including C's and all buffers' allocation).  GFLOP/s =
 // 2·products / total.  peak_bytes: the largest amount of device memory the
 // product held at once beyond its inputs (C included), from Kokkos's
-// allocation hooks (spk, Kokkos Kernels) or from the cudaMalloc calls
-// (cuSPARSE).
+// allocation hooks (spk, Kokkos Kernels; spk's pooled temporaries report
+// through the same hooks, spk_memory_pool.hpp) or from the cudaMalloc calls
+// (cuSPARSE).  SPK_MEMORY_POOL=0 in the environment turns spk's pool off.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <chrono>

@@ -13,6 +13,7 @@
 #include <spk_generators.hpp>
 #include <spk_load.hpp>
 #include <spk_matrix_market.hpp>
+#include <spk_memory_pool.hpp>
 #include <spk_mirror.hpp>
 #include <spk_spgemm.hpp>
 #include <spk_spmv.hpp>

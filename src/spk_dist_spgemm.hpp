@@ -49,6 +49,7 @@ class DistSpgemmHandle {
   Kokkos::View<F*, device_type> c_before_;
   Kokkos::View<char*, device_type> send_buf_;  // packed rows of B to send (any entry type)
   Impl::LocalSpgemmHandle<O, F, device_type> local_;
+  std::vector<std::shared_ptr<void>> pooled_;  // pooled memory behind the Views above
 };
 
 namespace Impl {
@@ -104,8 +105,8 @@ void fetch_entries(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
   // allocates nothing.
   const std::size_t bytes = static_cast<std::size_t>(h.send_edispls_.back()) * sizeof(T);
   if (h.send_buf_.extent(0) < bytes)
-    h.send_buf_ = Kokkos::View<char*, Dev>(
-        Kokkos::ViewAllocateWithoutInitializing("spk::dist::fetch_send"), bytes);
+    h.send_buf_ = spk::Impl::pooled_view<Kokkos::View<char*, Dev>>(space, h.pooled_,
+                                                                   "spk::dist::fetch_send", bytes);
   Kokkos::View<T*, Dev> send(reinterpret_cast<T*>(h.send_buf_.data()),
                              h.send_edispls_.back());  // unmanaged alias
   row_parallel(
@@ -143,6 +144,14 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
               A.col_layout().end(), ") of A but rows [", B.row_layout().begin(), ", ",
               B.row_layout().end(), ") of B)");
   h = DistSpgemmHandle<S, O, F, D>();
+  // Temporaries come from spk's memory pool (stream-ordered, no
+  // synchronisation to free them); `temps` frees this call's at return,
+  // h.pooled_ keeps the handle's.
+  std::vector<std::shared_ptr<void>> temps;
+  auto pooled = [&](auto view_tag, std::vector<std::shared_ptr<void>>& owners, const char* label,
+                    std::size_t n) {
+    return spk::Impl::pooled_view<decltype(view_tag)>(space, owners, label, n);
+  };
   auto t = now();
   const long long nb = B.row_layout().local_size(), ng = A.num_ghosts();
   const long long ns = A.plan().num_sent();
@@ -150,10 +159,9 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
 
   // B's local rows with global columns: row_map = local + ghost lengths.
   auto lrm = B.local_block().row_map(), grm = B.ghost_block().row_map();
-  h.b_rm_ =
-      Kokkos::View<F*, Dev>(Kokkos::ViewAllocateWithoutInitializing("spk::dist::b_rm"), nb + 1);
+  h.b_rm_ = pooled(Kokkos::View<F*, Dev>(), h.pooled_, "spk::dist::b_rm", nb + 1);
   auto brm = h.b_rm_;
-  Kokkos::View<F*, Dev> row_len(Kokkos::ViewAllocateWithoutInitializing("spk::dist::row_len"), nb);
+  auto row_len = pooled(Kokkos::View<F*, Dev>(), temps, "spk::dist::row_len", nb);
   Kokkos::parallel_for(
       "spk::dist::b_rm", Kokkos::RangePolicy<ExecSpace>(space, 0, nb + 1),
       KOKKOS_LAMBDA(const long long i) {
@@ -161,8 +169,9 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
         if (i < nb) row_len(i) = lrm(i + 1) + grm(i + 1) - lrm(i) - grm(i);
       });
   // Packed layout of the rows we send: prefix sums of their lengths.
-  h.send_rp_ = Kokkos::View<long long*, Dev>("spk::dist::send_rp", ns + 1);
+  h.send_rp_ = pooled(Kokkos::View<long long*, Dev>(), h.pooled_, "spk::dist::send_rp", ns + 1);
   auto srp = h.send_rp_;
+  Kokkos::deep_copy(space, Kokkos::subview(srp, std::make_pair(0LL, 1LL)), 0LL);
   auto idx = plan.send_indices();
   Kokkos::parallel_scan(
       "spk::dist::send_rp", Kokkos::RangePolicy<ExecSpace>(space, 0, ns),
@@ -174,7 +183,8 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
 
   // 1. Lengths of the fetched rows, through the SpMV plan.
   t = now();
-  Kokkos::View<F*, Dev> recv_len("spk::dist::recv_len", ng);
+  auto recv_len = pooled(Kokkos::View<F*, Dev>(), temps, "spk::dist::recv_len", ng);
+  Kokkos::deep_copy(space, recv_len, F(0));
   HaloBuffers<F, Dev> lbuf;
   plan.begin(space, row_len, recv_len, lbuf, 7103);
   plan.finish(recv_len, lbuf);
@@ -199,20 +209,18 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
               " entries of B, more than the offset type holds");
   // Without values (symbolic) B_ext's values are zeros: the local product
   // that finds C's columns also computes values, which numeric redoes.
-  Local bext(static_cast<O>(nb + ng), static_cast<O>(B.num_cols()),
-             typename Local::row_map_type(
-                 Kokkos::ViewAllocateWithoutInitializing("spk::dist::b_ext.row_map"), nb + ng + 1),
-             typename Local::index_type(
-                 Kokkos::ViewAllocateWithoutInitializing("spk::dist::b_ext.col_idx"), ext_nnz),
-             with_values
-                 ? typename Local::values_type(
-                       Kokkos::ViewAllocateWithoutInitializing("spk::dist::b_ext.values"), ext_nnz)
-                 : typename Local::values_type("spk::dist::b_ext.values", ext_nnz));
+  Local bext(
+      static_cast<O>(nb + ng), static_cast<O>(B.num_cols()),
+      pooled(typename Local::row_map_type(), h.pooled_, "spk::dist::b_ext.row_map", nb + ng + 1),
+      pooled(typename Local::index_type(), h.pooled_, "spk::dist::b_ext.col_idx", ext_nnz),
+      pooled(typename Local::values_type(), h.pooled_, "spk::dist::b_ext.values", ext_nnz));
+  if (!with_values) Kokkos::deep_copy(space, bext.values(), S(0));
   {
     auto erm = bext.row_map();
     Kokkos::View<long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> rrp_h(rrp.data(),
                                                                                rrp.size());
-    auto rrp_d = Kokkos::create_mirror_view_and_copy(typename Dev::memory_space(), rrp_h);
+    auto rrp_d = pooled(Kokkos::View<long long*, Dev>(), temps, "spk::dist::rrp", rrp.size());
+    Kokkos::deep_copy(space, rrp_d, rrp_h);
     Kokkos::parallel_for(
         "spk::dist::b_ext_rm", Kokkos::RangePolicy<ExecSpace>(space, 0, nb + ng + 1),
         KOKKOS_LAMBDA(const long long i) {
@@ -235,18 +243,15 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   {
     auto al = A.local_block().row_map(), ag = A.ghost_block().row_map();
     const long long na = A.row_layout().local_size();
-    Kokkos::View<F*, Dev> arm(Kokkos::ViewAllocateWithoutInitializing("spk::dist::a_comb.row_map"),
-                              na + 1);
+    auto arm = pooled(Kokkos::View<F*, Dev>(), h.pooled_, "spk::dist::a_comb.row_map", na + 1);
     Kokkos::parallel_for(
         "spk::dist::a_comb_rm", Kokkos::RangePolicy<ExecSpace>(space, 0, na + 1),
         KOKKOS_LAMBDA(const long long i) { arm(i) = al(i) + ag(i); });
     const F a_nnz = static_cast<F>(A.local_block().nnz() + A.ghost_block().nnz());
     h.a_comb_ =
         Local(static_cast<O>(na), static_cast<O>(nb + ng), arm,
-              Kokkos::View<O*, Dev>(
-                  Kokkos::ViewAllocateWithoutInitializing("spk::dist::a_comb.col_idx"), a_nnz),
-              Kokkos::View<S*, Dev>(
-                  Kokkos::ViewAllocateWithoutInitializing("spk::dist::a_comb.values"), a_nnz));
+              pooled(Kokkos::View<O*, Dev>(), h.pooled_, "spk::dist::a_comb.col_idx", a_nnz),
+              pooled(Kokkos::View<S*, Dev>(), h.pooled_, "spk::dist::a_comb.values", a_nnz));
     side_by_side(space, A, h.a_comb_.row_map(), h.a_comb_.col_idx(), h.a_comb_.values(), false);
   }
   h.times.assemble += seconds_since(t);
@@ -260,6 +265,7 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   auto split = split_sorted_rows(space, h.c_loc_, B.num_cols(), B.col_layout().begin(),
                                  B.col_layout().end(), with_values);
   h.c_before_ = split.before;
+  h.pooled_.push_back(split.before_owner);
   DistCsrMatrix<S, O, F, D> C(A.row_layout(), B.col_layout(), split.local, split.ghost,
                               split.ghost_gids);
   h.times.assemble += seconds_since(t);

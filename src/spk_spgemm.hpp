@@ -21,6 +21,7 @@
 #include <limits>
 #include <spk_csr_matrix.hpp>
 #include <spk_error.hpp>
+#include <spk_memory_pool.hpp>
 #include <spk_spgemm_handle.hpp>
 #include <spk_validate.hpp>
 
@@ -69,6 +70,13 @@ SpgemmAlgorithm spgemm_resolve(SpgemmAlgorithm a) {
 
 }  // namespace Impl
 
+namespace Impl {
+template <class ExecSpace, class S, class O, class F, class HD, class DA, class DB, class DC>
+void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
+                          const CsrMatrix<S, O, F, DA>& A, const CsrMatrix<S, O, F, DB>& B,
+                          CsrMatrix<S, O, F, DC>& C, bool pooled_c);
+}  // namespace Impl
+
 /// Symbolic phase of C = A·B: checks the shapes (and A's and B's structure
 /// unless options().validate_inputs is false), counts the products, bins the
 /// rows, counts the distinct columns of each row of C and allocates C
@@ -79,6 +87,18 @@ template <class ExecSpace, class S, class O, class F, class HD, class DA, class 
 void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
                      const CsrMatrix<S, O, F, DA>& A, const CsrMatrix<S, O, F, DB>& B,
                      CsrMatrix<S, O, F, DC>& C) {
+  Impl::spgemm_symbolic_into(space, handle, A, B, C, false);
+}
+
+namespace Impl {
+
+/// spgemm_symbolic; with pooled_c, C's arrays come from spk's memory pool
+/// and the handle keeps them (for callers inside spk whose C is a
+/// temporary that the handle outlives, like the distributed layer's).
+template <class ExecSpace, class S, class O, class F, class HD, class DA, class DB, class DC>
+void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
+                          const CsrMatrix<S, O, F, DA>& A, const CsrMatrix<S, O, F, DB>& B,
+                          CsrMatrix<S, O, F, DC>& C, bool pooled_c) {
   using Dev = device_t<ExecSpace>;
   using Handle = SpgemmHandle<O, F, HD>;
   Impl::spgemm_check_access<ExecSpace, CsrMatrix<S, O, F, DA>, CsrMatrix<S, O, F, DB>,
@@ -115,8 +135,8 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
 
   // One allocation for the temporaries: products per row, then the column
   // counts (counts(i + 1) for row i; BinnedHash's analysis writes the zeros).
-  Kokkos::View<std::uint64_t*, Dev> work(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::work"), 2 * m + 1);
+  const Impl::TempView<std::uint64_t, ExecSpace> work_mem(space, "spk::spgemm::work", 2 * m + 1);
+  const auto work = work_mem.view;
   const auto products = Kokkos::subview(work, std::make_pair(std::int64_t(0), m));
   const auto counts = Kokkos::subview(work, std::make_pair(m, 2 * m + 1));
   if (algo != SpgemmAlgorithm::BinnedHash) Kokkos::deep_copy(space, counts, 0);
@@ -142,8 +162,9 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
     plan.vector_length = t.vector_length;
     mark("symbolic.analyze");
     // 2. Rows grouped by bin, and a plan for the long ones.
-    plan.perm =
-        typename Handle::perm_type(Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::perm"), m);
+    const Impl::TempBlock<ExecSpace> perm_mem(space, "spk::spgemm::perm", m * sizeof(O));
+    plan.perm = typename Handle::perm_type(perm_mem.template view<O>(m).data(), m);
+    plan.perm_owner = perm_mem.owner();
     bins = Impl::spgemm_bin_rows(space, m, bin_of, stats, products, plan.perm, t,
                                  sizeof(O) + sizeof(S));
     mark("symbolic.bin_rows");
@@ -255,8 +276,14 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
 
   // 4. Row pointers, scanned in 64 bits; nnz(C) is checked against Offset
   // before C's columns and values are allocated.
-  typename Handle::row_map_type row_map(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.row_map"), m + 1);
+  using CMat = CsrMatrix<S, O, F, DC>;
+  // Pooled arrays (pooled_c) live as long as the handle's plan.
+  auto c_array = [&](auto view_tag, const char* label, std::size_t n) {
+    using View = decltype(view_tag);
+    if (!pooled_c) return View(Kokkos::ViewAllocateWithoutInitializing(label), n);
+    return pooled_view<View>(space, plan.c_owners, label, n);
+  };
+  const auto row_map = c_array(typename Handle::row_map_type(), "spk::spgemm::C.row_map", m + 1);
   std::int64_t nnz_c = 0;
   Kokkos::parallel_scan(
       "spk::spgemm::row_map", Kokkos::RangePolicy<ExecSpace>(space, 0, m + 1),
@@ -267,12 +294,9 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
       nnz_c);
   mark("symbolic.scan");
   Impl::require_fits_offset<F>(static_cast<std::uint64_t>(nnz_c), total, "spk::spgemm_symbolic");
-  using CMat = CsrMatrix<S, O, F, DC>;
-  C = CMat(A.num_rows(), B.num_cols(), row_map,
-           typename CMat::index_type(
-               Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.col_idx"), nnz_c),
-           typename CMat::values_type(
-               Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.values"), nnz_c));
+  C = CMat(A.num_rows(), B.num_cols(), typename CMat::row_map_type(row_map),
+           c_array(typename CMat::index_type(), "spk::spgemm::C.col_idx", nnz_c),
+           c_array(typename CMat::values_type(), "spk::spgemm::C.values", nnz_c));
   if constexpr (Impl::is_host_space_v<ExecSpace>) {
     // Numeric writes C for the first time: fewer page faults.
     Impl::host_advise_huge_pages(C.col_idx().data(), nnz_c * sizeof(O));
@@ -283,6 +307,8 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
   handle.set_result(algo, total, max_row, static_cast<std::uint64_t>(nnz_c), std::move(bins),
                     slab_bytes);
 }
+
+}  // namespace Impl
 
 /// Numeric phase: fills C's columns and values from A's and B's current
 /// values.  A and B must have the patterns symbolic saw, C must come from

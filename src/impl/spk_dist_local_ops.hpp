@@ -45,7 +45,8 @@ CsrMatrix<S, O, F, D> local_spgemm_symbolic(const ExecSpace& space, LocalSpgemmH
   opt.validate_inputs = false;  // built by this layer; B_ext's rows are unsorted
   h.handle = std::make_shared<spk::SpgemmHandle<O, F, D>>(opt);
   CsrMatrix<S, O, F, D> C;
-  spk::spgemm_symbolic(space, *h.handle, A, B, C);
+  // C is this layer's temporary: its arrays come from the memory pool.
+  spk::Impl::spgemm_symbolic_into(space, *h.handle, A, B, C, true);
   spk::spgemm_numeric(space, *h.handle, A, B, C);
   h.nnz = C.nnz();
   h.products = static_cast<long long>(h.handle->products());

@@ -7,6 +7,7 @@
 #include <impl/spk_convert_impl.hpp>
 #include <impl/spk_dist_row_kernels.hpp>
 #include <spk_csr_matrix.hpp>
+#include <spk_memory_pool.hpp>
 #include <vector>
 
 namespace spk::dist::Impl {
@@ -22,6 +23,7 @@ struct SortedRowSplit {
   CsrMatrix<S, O, F, D> local, ghost;
   std::vector<long long> ghost_gids;
   Kokkos::View<F*, D> before;
+  std::shared_ptr<void> before_owner;  // pooled memory behind `before`
 };
 
 /// Copies the values of C's rows into the blocks of `split`'s shape:
@@ -63,10 +65,13 @@ SortedRowSplit<S, O, F, D> split_sorted_rows(const ExecSpace& space, const CsrMa
   // Entry counts per row (local, ghost) become row maps in place.
   RowMap lrm("spk::dist::split.local_row_map", rows + 1);
   RowMap grm("spk::dist::split.ghost_row_map", rows + 1);
-  Kokkos::View<F*, D> before(Kokkos::ViewAllocateWithoutInitializing("spk::dist::split.before"),
-                             rows);
+  std::vector<std::shared_ptr<void>> owners;  // pooled memory; [0] is before's
+  const auto before =
+      spk::Impl::pooled_view<Kokkos::View<F*, D>>(space, owners, "spk::dist::split.before", rows);
   // mark(c) = 1 for a ghost column; after the scan, its ghost index.
-  Kokkos::View<O*, D> mark("spk::dist::split.ghost_mark", global_cols + 1);
+  const auto mark = spk::Impl::pooled_view<Kokkos::View<O*, D>>(
+      space, owners, "spk::dist::split.ghost_mark", global_cols + 1);
+  Kokkos::deep_copy(space, mark, O(0));
   auto rm = C.row_map();
   auto ci = C.col_idx();
   row_parallel(
@@ -97,8 +102,8 @@ SortedRowSplit<S, O, F, D> split_sorted_rows(const ExecSpace& space, const CsrMa
   const F nloc = spk::Impl::exclusive_scan(space, lrm, rows);
   const F nghost_entries = spk::Impl::exclusive_scan(space, grm, rows);
   const O ng = spk::Impl::exclusive_scan(space, mark, global_cols);
-  Kokkos::View<long long*, D> gids(Kokkos::ViewAllocateWithoutInitializing("spk::dist::split.gids"),
-                                   ng);
+  const auto gids = spk::Impl::pooled_view<Kokkos::View<long long*, D>>(
+      space, owners, "spk::dist::split.gids", ng);
   Kokkos::parallel_for(
       "spk::dist::split_gids", Kokkos::RangePolicy<ExecSpace>(space, 0, global_cols),
       KOKKOS_LAMBDA(const long long c) {
@@ -115,6 +120,7 @@ SortedRowSplit<S, O, F, D> split_sorted_rows(const ExecSpace& space, const CsrMa
       Ci(Kokkos::ViewAllocateWithoutInitializing("spk::dist::split.ghost_col_idx"), nghost_entries),
       Va(Kokkos::ViewAllocateWithoutInitializing("spk::dist::split.ghost_values"), nghost_entries));
   out.before = before;
+  out.before_owner = owners[0];
   auto lci = out.local.col_idx();
   auto gci = out.ghost.col_idx();
   row_parallel(

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <impl/spk_spgemm_common.hpp>
 #include <spk_error.hpp>
+#include <spk_memory_pool.hpp>
 #include <spk_spgemm_handle.hpp>
 #include <vector>
 
@@ -435,21 +436,24 @@ struct LaneRowScratch {
 
 /// The execution space instances the kernels of the bins run on, round
 /// robin: bins are independent, so their kernels may overlap on separate
-/// streams (small bins alone would leave most of a GPU idle).  Work already
-/// queued on `space` is finished first; wait() finishes all of theirs.
+/// streams (small bins alone would leave most of a GPU idle).  They start
+/// after the work queued on `space` and join() makes `space`'s later work
+/// wait for theirs: events on CUDA, no host synchronisation.
 template <class ExecSpace>
 class SpgemmBinStreams {
  public:
   SpgemmBinStreams(const ExecSpace& space, std::size_t bins)
-      : spaces_(concurrent_instances(space, static_cast<int>(std::min<std::size_t>(4, bins)))) {
-    space.fence();
+      : space_(space),
+        spaces_(concurrent_instances(space, static_cast<int>(std::min<std::size_t>(4, bins)))) {
+    for (const auto& x : spaces_) stream_wait(x, space_);
   }
   const ExecSpace& next() { return spaces_[next_++ % spaces_.size()]; }
-  void wait() const {
-    for (const auto& x : spaces_) x.fence();
+  void join() const {
+    for (const auto& x : spaces_) stream_wait(space_, x);
   }
 
  private:
+  ExecSpace space_;
   std::vector<ExecSpace> spaces_;
   std::size_t next_ = 0;
 };
@@ -590,10 +594,11 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
     } else if (lp.kind == SpgemmLongRows::DenseMarker) {
       // A bitmap of B's columns per slab in global memory: a product whose
       // atomic OR sets a new bit is a new column of the row.
-      using Dev = typename Perm::device_type;
       const std::uint64_t words = (ncols + 31) / 32;
       const int L = static_cast<int>(std::min<std::int64_t>(lp.num_symbolic_slabs, nr));
-      Kokkos::View<std::uint32_t*, Dev> slab("spk::spgemm::slab_bits", L * words);
+      const TempView<std::uint32_t, ExecSpace> slab_mem(sp, "spk::spgemm::slab_bits", L * words);
+      const auto slab = slab_mem.view;
+      Kokkos::deep_copy(sp, slab, 0u);
       Kokkos::parallel_for(
           "spk::spgemm::symbolic_global_bitmap", Policy(sp, L, bin.team_size, V_),
           KOKKOS_LAMBDA(const Member& member) {
@@ -626,10 +631,9 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
             }
           });
     } else {
-      using Dev = typename Perm::device_type;
       const int L = static_cast<int>(std::min<std::int64_t>(lp.num_slabs, nr));
-      Kokkos::View<O*, Dev> slab(Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::slab_keys"),
-                                 L * lp.slab_capacity);
+      const TempView<O, ExecSpace> slab_mem(sp, "spk::spgemm::slab_keys", L * lp.slab_capacity);
+      const auto slab = slab_mem.view;
       Kokkos::deep_copy(sp, slab, Acc::empty_key);
       const std::uint64_t sc = lp.slab_capacity;
       Kokkos::parallel_for(
@@ -663,7 +667,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
           });
     }
   }
-  streams.wait();
+  streams.join();
 }
 
 // ---- numeric ----------------------------------------------------------------
@@ -778,7 +782,6 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
   using Acc = HashAccumulator<O, S>;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
-  using Dev = typename Perm::device_type;
   using Scratch = LaneRowScratch<O, S, F>;
   using Balanced = BalancedTeamGroup<Member, F>;
   const int V_ = t.vector_length;
@@ -885,7 +888,9 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
       // out sorted from the bitmap (also when sorting was not asked for).
       const int L = static_cast<int>(std::min<std::int64_t>(lp.num_slabs, nr));
       const std::uint64_t n = ncols;
-      Kokkos::View<S*, Dev> slab_vals("spk::spgemm::slab_values", L * n);
+      const TempView<S, ExecSpace> vals_mem(sp, "spk::spgemm::slab_values", L * n);
+      const auto slab_vals = vals_mem.view;
+      Kokkos::deep_copy(sp, slab_vals, S(0));
       const std::uint32_t words = static_cast<std::uint32_t>((ncols + 31) / 32);
       const std::size_t bytes = words * sizeof(std::uint32_t);
       const int T = bin.team_size;
@@ -927,11 +932,14 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
       // marker per column measured 5x slower on rmat:20:2).
       const bool by_bitmap = lp.kind == SpgemmLongRows::DenseMarker;
       const std::uint64_t words = by_bitmap ? (ncols + 31) / 32 : 0;
-      Kokkos::View<O*, Dev> slab_keys(
-          Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::slab_keys"),
-          by_bitmap ? 0 : L * sc);
-      Kokkos::View<S*, Dev> slab_vals("spk::spgemm::slab_values", L * sc);
-      Kokkos::View<std::uint32_t*, Dev> slab_bits("spk::spgemm::slab_bits", L * words);
+      const TempView<O, ExecSpace> keys_mem(sp, "spk::spgemm::slab_keys", by_bitmap ? 0 : L * sc);
+      const TempView<S, ExecSpace> vals_mem(sp, "spk::spgemm::slab_values", L * sc);
+      const TempView<std::uint32_t, ExecSpace> bits_mem(sp, "spk::spgemm::slab_bits", L * words);
+      const auto slab_keys = keys_mem.view;
+      const auto slab_vals = vals_mem.view;
+      const auto slab_bits = bits_mem.view;
+      Kokkos::deep_copy(sp, slab_vals, S(0));
+      Kokkos::deep_copy(sp, slab_bits, 0u);
       if (!by_bitmap) Kokkos::deep_copy(sp, slab_keys, Acc::empty_key);
       Kokkos::parallel_for(
           "spk::spgemm::numeric_global",
@@ -998,7 +1006,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
           });
     }
   }
-  streams.wait();
+  streams.join();
 }
 
 }  // namespace spk::Impl

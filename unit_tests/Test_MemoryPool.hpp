@@ -1,0 +1,115 @@
+// spk's temporaries (spk_memory_pool.hpp): blocks hold what kernels write,
+// memory freed and taken again in stream order keeps each user's data, views
+// are checked against their block, and stream_wait orders two instances.
+#include <spk_compat.hpp>
+#include <spk_memory_pool.hpp>
+#include <spk_test_utils.hpp>
+
+namespace {
+
+using ExecSpace = TEST_EXECSPACE;
+using Dev = spk::device_t<ExecSpace>;
+
+// Kernels live in functions: CUDA lambdas cannot sit in a test body.
+inline void fill_affine(const ExecSpace& space, Kokkos::View<double*, Dev> v, double a, double b) {
+  Kokkos::parallel_for(
+      "pool_fill", Kokkos::RangePolicy<ExecSpace>(space, 0, v.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t i) { v(i) = a * static_cast<double>(i) + b; });
+}
+
+inline void copy_plus_one(const ExecSpace& space, Kokkos::View<double*, Dev> from,
+                          Kokkos::View<double*, Dev> to) {
+  Kokkos::parallel_for(
+      "pool_copy", Kokkos::RangePolicy<ExecSpace>(space, 0, to.extent(0)),
+      KOKKOS_LAMBDA(const std::size_t i) { to(i) = from(i) + 1.0; });
+}
+
+// Entries of v that differ from a·i + b (read on the host).
+inline long long count_wrong(Kokkos::View<double*, Dev> v, double a, double b) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  long long wrong = 0;
+  for (std::size_t i = 0; i < h.extent(0); ++i)
+    if (h(i) != a * static_cast<double>(i) + b) ++wrong;
+  return wrong;
+}
+
+}  // namespace
+
+TEST(TEST_CATEGORY, memory_pool_block) {
+  const ExecSpace space;
+  const spk::Impl::TempBlock<ExecSpace> block(space, "test::block", 4096 * sizeof(double) + 64);
+  ASSERT_TRUE(block);
+  EXPECT_EQ(block.bytes(), 4096 * sizeof(double) + 64);
+  auto v = block.view<double>(4096);
+  Kokkos::deep_copy(space, v, std::nan(""));  // poison
+  fill_affine(space, v, 2.5, -1.0);
+  EXPECT_EQ(count_wrong(v, 2.5, -1.0), 0);
+  // A second view at an offset inside the block.
+  auto w = block.view<double>(8, 4096 * sizeof(double));
+  fill_affine(space, w, 1.0, 7.0);
+  EXPECT_EQ(count_wrong(w, 1.0, 7.0), 0);
+  EXPECT_EQ(count_wrong(v, 2.5, -1.0), 0);  // untouched by w
+  // Views that leave the block, or misaligned ones, are refused.
+  EXPECT_THROW(block.view<double>(4097, 64), spk::Error);
+  EXPECT_THROW(block.view<double>(1, 4), spk::Error);
+  // Empty blocks have no memory and give empty views.
+  const spk::Impl::TempBlock<ExecSpace> empty(space, "test::empty", 0);
+  EXPECT_FALSE(empty);
+  EXPECT_EQ(empty.view<double>(0).extent(0), 0u);
+  EXPECT_THROW(empty.view<double>(1), spk::Error);
+}
+
+// Freed memory is taken again by the next block in stream order: every
+// generation must see only its own values.
+TEST(TEST_CATEGORY, memory_pool_reuse_in_stream_order) {
+  const ExecSpace space;
+  Kokkos::View<double*, Dev> kept("test::kept", 100003);
+  for (int gen = 0; gen < 20; ++gen) {
+    const std::size_t n = 100003 + 977 * static_cast<std::size_t>(gen % 5);
+    spk::Impl::TempView<double, ExecSpace> a(space, "test::a", n);
+    fill_affine(space, a.view, 1.0, gen);
+    spk::Impl::TempView<double, ExecSpace> b(space, "test::b", n);
+    copy_plus_one(space, a.view, b.view);
+    a = spk::Impl::TempView<double, ExecSpace>();  // freed while b's kernel may still run
+    spk::Impl::TempView<double, ExecSpace> c(space, "test::c", n);
+    fill_affine(space, c.view, -3.0, 0.5);
+    copy_plus_one(space, Kokkos::subview(b.view, std::make_pair(std::size_t(0), kept.extent(0))),
+                  kept);
+    ASSERT_EQ(count_wrong(kept, 1.0, gen + 2.0), 0) << "generation " << gen;
+    ASSERT_EQ(count_wrong(c.view, -3.0, 0.5), 0) << "generation " << gen;
+  }
+}
+
+// pooled_view: the owners list keeps the memory as long as it lives.
+TEST(TEST_CATEGORY, memory_pool_owners) {
+  const ExecSpace space;
+  std::vector<std::shared_ptr<void>> owners;
+  auto v = spk::Impl::pooled_view<Kokkos::View<double*, Dev>>(space, owners, "test::owned", 5000);
+  ASSERT_EQ(owners.size(), 1u);
+  EXPECT_EQ(v.extent(0), 5000u);
+  fill_affine(space, v, 0.25, 3.0);
+  // Other allocations while v's memory is owned must not overlap it.
+  for (int k = 0; k < 4; ++k) {
+    spk::Impl::TempView<double, ExecSpace> t(space, "test::other", 5000);
+    fill_affine(space, t.view, -1.0, k);
+  }
+  EXPECT_EQ(count_wrong(v, 0.25, 3.0), 0);
+  owners.clear();
+  space.fence();
+}
+
+// stream_wait: the second instance's kernel runs after the first's.
+TEST(TEST_CATEGORY, memory_pool_stream_wait) {
+  const ExecSpace space;
+  const auto inst = spk::Impl::concurrent_instances(space, 2);
+  ASSERT_EQ(inst.size(), 2u);
+  Kokkos::View<double*, Dev> x("test::x", 1 << 20), y("test::y", 1 << 20);
+  space.fence();
+  for (int rep = 0; rep < 5; ++rep) {
+    fill_affine(inst[0], x, 3.0, rep);
+    spk::Impl::stream_wait(inst[1], inst[0]);
+    copy_plus_one(inst[1], x, y);
+    inst[1].fence();
+    ASSERT_EQ(count_wrong(y, 3.0, rep + 1.0), 0) << "repeat " << rep;
+  }
+}
