@@ -104,9 +104,15 @@ void fetch_entries(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
   // The packed rows go to a buffer the handle keeps, so that numeric reuse
   // allocates nothing.
   const std::size_t bytes = static_cast<std::size_t>(h.send_edispls_.back()) * sizeof(T);
-  if (h.send_buf_.extent(0) < bytes)
-    h.send_buf_ = spk::Impl::pooled_view<Kokkos::View<char*, Dev>>(space, h.pooled_,
-                                                                   "spk::dist::fetch_send", bytes);
+  if (h.send_buf_.extent(0) < bytes) {
+    // Pool memory only when staged (see exchanged() in spgemm_pattern).
+    if (mpi_reads_directly<typename Dev::memory_space>())
+      h.send_buf_ = Kokkos::View<char*, Dev>(
+          Kokkos::ViewAllocateWithoutInitializing("spk::dist::fetch_send"), bytes);
+    else
+      h.send_buf_ = spk::Impl::pooled_view<Kokkos::View<char*, Dev>>(
+          space, h.pooled_, "spk::dist::fetch_send", bytes);
+  }
   Kokkos::View<T*, Dev> send(reinterpret_cast<T*>(h.send_buf_.data()),
                              h.send_edispls_.back());  // unmanaged alias
   row_parallel(
@@ -152,6 +158,15 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
                     std::size_t n) {
     return spk::Impl::pooled_view<decltype(view_tag)>(space, owners, label, n);
   };
+  // Arrays MPI reads or writes in place (CUDA-aware MPI) stay Kokkos
+  // allocations: stream-ordered pool memory cannot be shared through CUDA IPC.
+  auto exchanged = [&](auto view_tag, std::vector<std::shared_ptr<void>>& owners, const char* label,
+                       std::size_t n) {
+    using View = decltype(view_tag);
+    if (mpi_reads_directly<typename View::memory_space>())
+      return View(Kokkos::ViewAllocateWithoutInitializing(label), n);
+    return pooled(view_tag, owners, label, n);
+  };
   auto t = now();
   const long long nb = B.row_layout().local_size(), ng = A.num_ghosts();
   const long long ns = A.plan().num_sent();
@@ -161,7 +176,7 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   auto lrm = B.local_block().row_map(), grm = B.ghost_block().row_map();
   h.b_rm_ = pooled(Kokkos::View<F*, Dev>(), h.pooled_, "spk::dist::b_rm", nb + 1);
   auto brm = h.b_rm_;
-  auto row_len = pooled(Kokkos::View<F*, Dev>(), temps, "spk::dist::row_len", nb);
+  auto row_len = exchanged(Kokkos::View<F*, Dev>(), temps, "spk::dist::row_len", nb);
   Kokkos::parallel_for(
       "spk::dist::b_rm", Kokkos::RangePolicy<ExecSpace>(space, 0, nb + 1),
       KOKKOS_LAMBDA(const long long i) {
@@ -183,7 +198,7 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
 
   // 1. Lengths of the fetched rows, through the SpMV plan.
   t = now();
-  auto recv_len = pooled(Kokkos::View<F*, Dev>(), temps, "spk::dist::recv_len", ng);
+  auto recv_len = exchanged(Kokkos::View<F*, Dev>(), temps, "spk::dist::recv_len", ng);
   Kokkos::deep_copy(space, recv_len, F(0));
   HaloBuffers<F, Dev> lbuf;
   plan.begin(space, row_len, recv_len, lbuf, 7103);
@@ -212,8 +227,8 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   Local bext(
       static_cast<O>(nb + ng), static_cast<O>(B.num_cols()),
       pooled(typename Local::row_map_type(), h.pooled_, "spk::dist::b_ext.row_map", nb + ng + 1),
-      pooled(typename Local::index_type(), h.pooled_, "spk::dist::b_ext.col_idx", ext_nnz),
-      pooled(typename Local::values_type(), h.pooled_, "spk::dist::b_ext.values", ext_nnz));
+      exchanged(typename Local::index_type(), h.pooled_, "spk::dist::b_ext.col_idx", ext_nnz),
+      exchanged(typename Local::values_type(), h.pooled_, "spk::dist::b_ext.values", ext_nnz));
   if (!with_values) Kokkos::deep_copy(space, bext.values(), S(0));
   {
     auto erm = bext.row_map();
