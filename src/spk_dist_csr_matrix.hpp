@@ -345,9 +345,14 @@ class DistCsrMatrix {
   const local_matrix_type& local_block() const noexcept { return local_; }
   const local_matrix_type& ghost_block() const noexcept { return ghost_; }
   /// The ghost block without its empty rows (shares its columns and
-  /// values), and the local row of each of its rows.
-  const local_matrix_type& ghost_compressed_block() const noexcept { return ghost_compressed_; }
-  const Kokkos::View<Ordinal*, device_type>& ghost_rows() const noexcept { return ghost_rows_; }
+  /// values), and the local row of each of its rows.  Built at first use
+  /// (the first spmv), on this rank alone.
+  const local_matrix_type& ghost_compressed_block() const {
+    return spmv_workspace().ghost_compressed;
+  }
+  const Kokkos::View<Ordinal*, device_type>& ghost_rows() const {
+    return spmv_workspace().ghost_rows;
+  }
   /// Global column of each ghost column, sorted (host and device copies).
   const std::vector<long long>& ghost_gids() const noexcept { return ghost_gids_host_; }
   const Kokkos::View<long long*, device_type>& ghost_gids_view() const noexcept {
@@ -355,12 +360,31 @@ class DistCsrMatrix {
   }
   const CommPlan<device_type>& plan() const noexcept { return *plan_; }
 
-  /// Scratch of spmv (x's ghost entries and the exchange buffers).
+  /// Scratch of spmv (x's ghost entries, the exchange buffers, the
+  /// compressed ghost rows), made by the first spmv: a product such as
+  /// spgemm's C need not pay for it unless it is used in an spmv.
   struct SpmvWorkspace {
+    bool ready = false;
     Kokkos::View<Scalar*, device_type> x_ghost, y_ghost;
     HaloBuffers<Scalar, device_type> buffers;
+    local_matrix_type ghost_compressed;
+    Kokkos::View<Ordinal*, device_type> ghost_rows;
   };
-  SpmvWorkspace& spmv_workspace() const { return *workspace_; }
+  SpmvWorkspace& spmv_workspace() const {
+    SpmvWorkspace& ws = *workspace_;
+    if (!ws.ready) {
+      // The rows that have ghost entries, as a compressed-row matrix sharing
+      // the ghost block's columns and values (PETSc's "compressed row" B
+      // block): the ghost product then runs over those rows only, not over
+      // every local row.
+      ws.ghost_compressed = Impl::nonempty_rows(execution_space(), ghost_, ws.ghost_rows);
+      ws.x_ghost = Kokkos::View<Scalar*, device_type>("spk::dist::x_ghost", num_ghosts());
+      ws.y_ghost =
+          Kokkos::View<Scalar*, device_type>("spk::dist::y_ghost", ws.ghost_rows.extent(0));
+      ws.ready = true;
+    }
+    return ws;
+  }
 
  private:
   void assemble(const local_matrix_type& local, const local_matrix_type& ghost,
@@ -374,15 +398,7 @@ class DistCsrMatrix {
     Kokkos::deep_copy(ghost_gids_, h);
     plan_ = std::make_shared<CommPlan<device_type>>(col_layout_, ghost_gids);
     global_nnz_ = Impl::allreduce_sum<long long>(comm(), local_nnz());
-    // The rows that have ghost entries, as a compressed-row matrix sharing
-    // the ghost block's columns and values (PETSc's "compressed row" B
-    // block): the ghost product then runs over those rows only, not over
-    // every local row.
-    ghost_compressed_ = Impl::nonempty_rows(execution_space(), ghost_, ghost_rows_);
     workspace_ = std::make_shared<SpmvWorkspace>();
-    workspace_->x_ghost = Kokkos::View<Scalar*, device_type>("spk::dist::x_ghost", num_ghosts());
-    workspace_->y_ghost =
-        Kokkos::View<Scalar*, device_type>("spk::dist::y_ghost", ghost_rows_.extent(0));
   }
 
   template <class T>
@@ -413,8 +429,7 @@ class DistCsrMatrix {
   }
 
   RowLayout row_layout_, col_layout_;
-  local_matrix_type local_, ghost_, ghost_compressed_;
-  Kokkos::View<Ordinal*, device_type> ghost_rows_;
+  local_matrix_type local_, ghost_;
   std::vector<long long> ghost_gids_host_;
   Kokkos::View<long long*, device_type> ghost_gids_;
   std::shared_ptr<CommPlan<device_type>> plan_;

@@ -10,6 +10,9 @@
 #include <impl/spk_dist_split.hpp>
 #include <spk_dist_csr_matrix.hpp>
 #include <spk_dist_spmv.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace spk::dist {
 
@@ -19,6 +22,9 @@ struct SpgemmTimes {
   double local = 0;     // local SpGEMM
   double assemble = 0;  // building the merged operands / C's blocks
   long long bytes_sent = 0;
+  // With DistSpgemmHandle::time_steps: (step, seconds) of the last one-call
+  // or symbolic product, each step fenced (for finding the critical path).
+  std::vector<std::pair<std::string, double>> steps;
   double total() const { return fetch + local + assemble; }
 };
 
@@ -37,6 +43,7 @@ class DistSpgemmHandle {
   long long fetched_rows() const noexcept { return fetched_rows_; }
   long long fetched_nnz() const noexcept { return fetched_nnz_; }
   SpgemmTimes times;
+  bool time_steps = false;  // fence and record times.steps (costs a fence per step)
 
   // Internals (public for the free functions below).
   bool done_ = false;
@@ -131,6 +138,115 @@ void fetch_entries(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
   h.times.bytes_sent += h.send_edispls_.back() * static_cast<long long>(sizeof(T));
 }
 
+/// Where one neighbour's part of a combined columns + values message lies:
+/// its first row and entry, and the byte offsets of its columns and of its
+/// values in the message (each part padded to 16 bytes).
+struct FetchSegment {
+  long long row = 0, entry = 0, col_byte = 0, val_byte = 0;
+};
+
+/// Byte layout of a combined message: per neighbour (rows: row displs,
+/// entries: entry displs), its segment; the last element ends the message.
+template <class O, class S>
+std::vector<FetchSegment> fetch_segments(const std::vector<long long>& rows,
+                                         const std::vector<long long>& entries) {
+  std::vector<FetchSegment> seg(rows.size());
+  long long byte = 0;
+  for (std::size_t n = 0; n < rows.size(); ++n) {
+    const long long cnt = n + 1 < rows.size() ? entries[n + 1] - entries[n] : 0;
+    seg[n].row = rows[n];
+    seg[n].entry = entries[n];
+    seg[n].col_byte = byte;
+    seg[n].val_byte = byte + (cnt * static_cast<long long>(sizeof(O)) + 15) / 16 * 16;
+    byte = seg[n].val_byte + (cnt * static_cast<long long>(sizeof(S)) + 15) / 16 * 16;
+  }
+  if (!seg.empty()) seg.back().col_byte = seg.back().val_byte = byte;
+  return seg;
+}
+
+/// The neighbour whose rows hold row k (seg[n].row <= k < seg[n + 1].row).
+template <class Seg>
+KOKKOS_INLINE_FUNCTION int fetch_segment_of(const Seg& seg, long long k) {
+  int lo = 0, hi = static_cast<int>(seg.extent(0)) - 1;  // seg(hi).row > k
+  while (hi - lo > 1) {
+    const int mid = (lo + hi) / 2;
+    if (seg(mid).row <= k)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/// fetch_entries for B's columns and values in one exchange: the rows of
+/// B_ext from row nb on get their columns (global) and values, at entry
+/// dst_begin on (rrp: the fetched rows' entry offsets, on the device).
+template <class ExecSpace, class S, class O, class F, class D, class Cols, class Vals, class RRP>
+void fetch_columns_and_values(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
+                              DistSpgemmHandle<S, O, F, D>& h, const Cols& cols, const Vals& vals,
+                              const RRP& rrp, long long dst_begin, int tag) {
+  using Dev = typename Cols::device_type;
+  using SegView = Kokkos::View<FetchSegment*, Dev>;
+  const auto& plan = A.plan();
+  const auto send_seg = fetch_segments<O, S>(plan.send_displs(), h.send_edispls_);
+  const auto recv_seg = fetch_segments<O, S>(plan.recv_displs(), h.recv_edispls_);
+  const long long send_bytes = send_seg.back().col_byte, recv_bytes = recv_seg.back().col_byte;
+  std::vector<long long> sd, rd;  // byte displacements per neighbour
+  for (const auto& x : send_seg) sd.push_back(x.col_byte);
+  for (const auto& x : recv_seg) rd.push_back(x.col_byte);
+  std::vector<std::shared_ptr<void>> temps;
+  const bool direct = mpi_reads_directly<typename Dev::memory_space>();
+  auto bytes_view = [&](std::vector<std::shared_ptr<void>>& owners, const char* label,
+                        long long n) {
+    // Pool memory only when staged (pool memory cannot go through CUDA IPC).
+    if (direct) return Kokkos::View<char*, Dev>(Kokkos::ViewAllocateWithoutInitializing(label), n);
+    return spk::Impl::pooled_view<Kokkos::View<char*, Dev>>(space, owners, label, n);
+  };
+  if (h.send_buf_.extent(0) < static_cast<std::size_t>(send_bytes))
+    h.send_buf_ = bytes_view(h.pooled_, "spk::dist::fetch_send", send_bytes);
+  auto send = Kokkos::View<char*, Dev>(h.send_buf_.data(), send_bytes);  // unmanaged alias
+  auto recv = bytes_view(temps, "spk::dist::fetch_recv", recv_bytes);
+  auto segments = [&](const std::vector<FetchSegment>& seg) {
+    auto v = spk::Impl::pooled_view<SegView>(space, temps, "spk::dist::fetch_segments", seg.size());
+    Kokkos::View<const FetchSegment*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hv(seg.data(),
+                                                                                     seg.size());
+    Kokkos::deep_copy(space, v, hv);
+    return v;
+  };
+  const SegView ss = segments(send_seg), rs = segments(recv_seg);
+  auto idx = plan.send_indices();
+  auto brm = h.b_rm_;
+  auto srp = h.send_rp_;
+  row_parallel(
+      space, "spk::dist::fetch_pack2", plan.num_sent(),
+      KOKKOS_LAMBDA(const RowMember<ExecSpace>& m, const long long k) {
+        const FetchSegment g = ss(fetch_segment_of(ss, k));
+        const F b = brm(idx(k));
+        const long long s0 = srp(k), w0 = s0 - g.entry;
+        O* sc = reinterpret_cast<O*>(send.data() + g.col_byte) + w0;
+        S* sv = reinterpret_cast<S*>(send.data() + g.val_byte) + w0;
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, srp(k + 1) - s0), [&](const long long t) {
+          sc[t] = cols(b + t);
+          sv[t] = vals(b + t);
+        });
+      });
+  space.fence();
+  exchange_views(A.comm(), tag, plan.send_ranks(), sd, send, plan.recv_ranks(), rd, recv);
+  row_parallel(
+      space, "spk::dist::fetch_unpack2", static_cast<long long>(rrp.extent(0)) - 1,
+      KOKKOS_LAMBDA(const RowMember<ExecSpace>& m, const long long j) {
+        const FetchSegment g = rs(fetch_segment_of(rs, j));
+        const long long r0 = rrp(j), w0 = r0 - g.entry;
+        const O* rc = reinterpret_cast<const O*>(recv.data() + g.col_byte) + w0;
+        const S* rv = reinterpret_cast<const S*>(recv.data() + g.val_byte) + w0;
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, rrp(j + 1) - r0), [&](const long long t) {
+          cols(dst_begin + r0 + t) = rc[t];
+          vals(dst_begin + r0 + t) = rv[t];
+        });
+      });
+  h.times.bytes_sent += send_bytes;
+}
+
 inline std::chrono::steady_clock::time_point now() { return std::chrono::steady_clock::now(); }
 
 /// spgemm_symbolic, and with with_values the whole product: B's values
@@ -149,7 +265,16 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
               A.row_layout().rank(), " owns columns [", A.col_layout().begin(), ", ",
               A.col_layout().end(), ") of A but rows [", B.row_layout().begin(), ", ",
               B.row_layout().end(), ") of B)");
+  const bool time_steps = h.time_steps;
   h = DistSpgemmHandle<S, O, F, D>();
+  h.time_steps = time_steps;
+  auto step_t = now();
+  auto step = [&](const char* name) {
+    if (!time_steps) return;
+    space.fence();
+    h.times.steps.emplace_back(name, seconds_since(step_t));
+    step_t = now();
+  };
   // Temporaries come from spk's memory pool (stream-ordered, no
   // synchronisation to free them); `temps` frees this call's at return,
   // h.pooled_ keeps the handle's.
@@ -195,6 +320,7 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
         if (final) srp(k + 1) = upd;
       });
   h.times.assemble += seconds_since(t);
+  step("b_row_map");
 
   // 1. Lengths of the fetched rows, through the SpMV plan.
   t = now();
@@ -205,6 +331,7 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   plan.finish(recv_len, lbuf);
   h.times.bytes_sent += ns * static_cast<long long>(sizeof(F));
   h.times.fetch += seconds_since(t);
+  step("exchange_lengths");
 
   // 2. B_ext = B's local rows, then the fetched rows.
   t = now();
@@ -230,12 +357,13 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
       exchanged(typename Local::index_type(), h.pooled_, "spk::dist::b_ext.col_idx", ext_nnz),
       exchanged(typename Local::values_type(), h.pooled_, "spk::dist::b_ext.values", ext_nnz));
   if (!with_values) Kokkos::deep_copy(space, bext.values(), S(0));
+  // The fetched rows' entry offsets, on the device.
+  auto rrp_d = pooled(Kokkos::View<long long*, Dev>(), temps, "spk::dist::rrp", rrp.size());
+  Kokkos::deep_copy(
+      space, rrp_d,
+      Kokkos::View<long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(rrp.data(), rrp.size()));
   {
     auto erm = bext.row_map();
-    Kokkos::View<long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> rrp_h(rrp.data(),
-                                                                               rrp.size());
-    auto rrp_d = pooled(Kokkos::View<long long*, Dev>(), temps, "spk::dist::rrp", rrp.size());
-    Kokkos::deep_copy(space, rrp_d, rrp_h);
     Kokkos::parallel_for(
         "spk::dist::b_ext_rm", Kokkos::RangePolicy<ExecSpace>(space, 0, nb + ng + 1),
         KOKKOS_LAMBDA(const long long i) {
@@ -246,12 +374,17 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   }
   h.b_ext_ = bext;
   h.times.assemble += seconds_since(t);
+  step("b_ext_local_part");
 
   // 3. Their columns (global indices), and values for the whole product.
   t = now();
-  fetch_entries(space, A, h, bext.col_idx(), bext.col_idx(), b_nnz, 7104);
-  if (with_values) fetch_entries(space, A, h, bext.values(), bext.values(), b_nnz, 7105);
+  // The whole product: columns and values in one exchange.
+  if (with_values)
+    fetch_columns_and_values(space, A, h, bext.col_idx(), bext.values(), rrp_d, b_nnz, 7106);
+  else
+    fetch_entries(space, A, h, bext.col_idx(), bext.col_idx(), b_nnz, 7104);
   h.times.fetch += seconds_since(t);
+  step("fetch_rows_of_b");
 
   // 4. A's blocks side by side, and the local product's pattern.
   t = now();
@@ -270,9 +403,11 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
     side_by_side(space, A, h.a_comb_.row_map(), h.a_comb_.col_idx(), h.a_comb_.values(), false);
   }
   h.times.assemble += seconds_since(t);
+  step("a_combined");
   t = now();
   h.c_loc_ = local_spgemm_symbolic(space, h.local_, h.a_comb_, h.b_ext_);
   h.times.local += seconds_since(t);
+  step("local_product");
 
   // 5. C's blocks: the local product's rows (sorted) split by B's column
   // layout where they live.
@@ -281,9 +416,11 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
                                  B.col_layout().end(), with_values);
   h.c_before_ = split.before;
   h.pooled_.push_back(split.before_owner);
+  step("split_c");
   DistCsrMatrix<S, O, F, D> C(A.row_layout(), B.col_layout(), split.local, split.ghost,
                               split.ghost_gids);
   h.times.assemble += seconds_since(t);
+  step("c_matrix_and_plan");
   h.done_ = true;
   return C;
 }
