@@ -77,23 +77,22 @@ SortedRowSplit<S, O, F, D> split_sorted_rows(const ExecSpace& space, const CsrMa
   row_parallel(
       space, "spk::dist::split_count", rows, KOKKOS_LAMBDA(const Member& m, const long long i) {
         const F k0 = rm(i), len = rm(i + 1) - k0;
-        // Rows are sorted: the local columns are one run, found by two
-        // binary searches; only the ghost entries are read to be marked.
-        auto lower = [&](const long long c) {
-          F lo = 0, hi = len;
-          while (lo < hi) {
-            const F mid = lo + (hi - lo) / 2;
-            if (static_cast<long long>(ci(k0 + mid)) < c)
-              lo = mid + 1;
-            else
-              hi = mid;
-          }
-          return lo;
-        };
-        const F below = lower(col_begin), local = lower(col_end) - below;
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, len - local), [&](const F t) {
-          mark(ci(k0 + (t < below ? t : t + local))) = 1;  // same value from every writer
-        });
+        F below = 0, local = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(m, len),
+            [&](const F t, F& n) {
+              const long long c = ci(k0 + t);
+              if (c < col_begin) ++n;
+              if (c < col_begin || c >= col_end) mark(c) = 1;  // same value from every writer
+            },
+            below);
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(m, len),
+            [&](const F t, F& n) {
+              const long long c = ci(k0 + t);
+              if (c >= col_begin && c < col_end) ++n;
+            },
+            local);
         Kokkos::single(Kokkos::PerThread(m), [&] {
           before(i) = below;
           lrm(i) = local;
@@ -124,26 +123,21 @@ SortedRowSplit<S, O, F, D> split_sorted_rows(const ExecSpace& space, const CsrMa
   out.before_owner = owners[0];
   auto lci = out.local.col_idx();
   auto gci = out.ghost.col_idx();
-  // Columns (and values) in one pass over C.
-  auto cva = C.values();
-  auto lva = out.local.values();
-  auto gva = out.ghost.values();
   row_parallel(
-      space, "spk::dist::split_entries", rows, KOKKOS_LAMBDA(const Member& m, const long long i) {
+      space, "spk::dist::split_columns", rows, KOKKOS_LAMBDA(const Member& m, const long long i) {
         const F b = before(i), nl = lrm(i + 1) - lrm(i), k0 = rm(i);
         const F l0 = lrm(i), g0 = grm(i);
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, rm(i + 1) - k0), [&](const F t) {
           const long long c = ci(k0 + t);
-          if (t >= b && t < b + nl) {
+          if (t >= b && t < b + nl)
             lci(l0 + t - b) = static_cast<O>(c - col_begin);
-            if (with_values) lva(l0 + t - b) = cva(k0 + t);
-          } else {
-            const F q = g0 + (t < b ? t : t - nl);
-            gci(q) = mark(c);
-            if (with_values) gva(q) = cva(k0 + t);
-          }
+          else
+            gci(g0 + (t < b ? t : t - nl)) = mark(c);
         });
       });
+  if (with_values)
+    scatter_split_values(space, rows, rm, before, lrm, grm, C.values(), out.local.values(),
+                         out.ghost.values());
   out.ghost_gids.resize(ng);
   Kokkos::View<long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> gh(out.ghost_gids.data(),
                                                                           out.ghost_gids.size());
