@@ -413,7 +413,7 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   // layout where they live.
   t = now();
   auto split = split_sorted_rows(space, h.c_loc_, B.num_cols(), B.col_layout().begin(),
-                                 B.col_layout().end(), with_values);
+                                 B.col_layout().end(), with_values, step);
   h.c_before_ = split.before;
   h.pooled_.push_back(split.before_owner);
   step("split_c");

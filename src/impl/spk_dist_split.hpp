@@ -4,6 +4,7 @@
 #pragma once
 
 #include <Kokkos_Core.hpp>
+#include <functional>
 #include <impl/spk_convert_impl.hpp>
 #include <impl/spk_dist_row_kernels.hpp>
 #include <spk_csr_matrix.hpp>
@@ -54,9 +55,10 @@ void scatter_split_values(const ExecSpace& space, long long rows, const RM& rm,
 /// O(nnz + global_cols): the ghost list comes from a mark per global column
 /// and a scan, not a sort.
 template <class ExecSpace, class S, class O, class F, class D>
-SortedRowSplit<S, O, F, D> split_sorted_rows(const ExecSpace& space, const CsrMatrix<S, O, F, D>& C,
-                                             long long global_cols, long long col_begin,
-                                             long long col_end, bool with_values) {
+SortedRowSplit<S, O, F, D> split_sorted_rows(
+    const ExecSpace& space, const CsrMatrix<S, O, F, D>& C, long long global_cols,
+    long long col_begin, long long col_end, bool with_values,
+    const std::function<void(const char*)>& step = [](const char*) {}) {
   using Matrix = CsrMatrix<S, O, F, D>;
   using RowMap = typename Matrix::row_map_type;
   using Member = RowMember<ExecSpace>;
@@ -72,6 +74,7 @@ SortedRowSplit<S, O, F, D> split_sorted_rows(const ExecSpace& space, const CsrMa
   const auto mark = spk::Impl::pooled_view<Kokkos::View<O*, D>>(
       space, owners, "spk::dist::split.ghost_mark", global_cols + 1);
   Kokkos::deep_copy(space, mark, O(0));
+  step("split.allocate_marks");
   auto rm = C.row_map();
   auto ci = C.col_idx();
   row_parallel(
@@ -99,9 +102,11 @@ SortedRowSplit<S, O, F, D> split_sorted_rows(const ExecSpace& space, const CsrMa
           grm(i) = len - local;
         });
       });
+  step("split.count");
   const F nloc = spk::Impl::exclusive_scan(space, lrm, rows);
   const F nghost_entries = spk::Impl::exclusive_scan(space, grm, rows);
   const O ng = spk::Impl::exclusive_scan(space, mark, global_cols);
+  step("split.scans");
   const auto gids = spk::Impl::pooled_view<Kokkos::View<long long*, D>>(
       space, owners, "spk::dist::split.gids", ng);
   Kokkos::parallel_for(
@@ -109,6 +114,7 @@ SortedRowSplit<S, O, F, D> split_sorted_rows(const ExecSpace& space, const CsrMa
       KOKKOS_LAMBDA(const long long c) {
         if (mark(c + 1) != mark(c)) gids(mark(c)) = c;
       });
+  step("split.gids");
   using Ci = Kokkos::View<O*, D>;
   using Va = Kokkos::View<S*, D>;
   out.local =
@@ -121,6 +127,7 @@ SortedRowSplit<S, O, F, D> split_sorted_rows(const ExecSpace& space, const CsrMa
       Va(Kokkos::ViewAllocateWithoutInitializing("spk::dist::split.ghost_values"), nghost_entries));
   out.before = before;
   out.before_owner = owners[0];
+  step("split.allocate_blocks");
   auto lci = out.local.col_idx();
   auto gci = out.ghost.col_idx();
   row_parallel(
@@ -135,9 +142,11 @@ SortedRowSplit<S, O, F, D> split_sorted_rows(const ExecSpace& space, const CsrMa
             gci(g0 + (t < b ? t : t - nl)) = mark(c);
         });
       });
+  step("split.columns");
   if (with_values)
     scatter_split_values(space, rows, rm, before, lrm, grm, C.values(), out.local.values(),
                          out.ghost.values());
+  step("split.values");
   out.ghost_gids.resize(ng);
   Kokkos::View<long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> gh(out.ghost_gids.data(),
                                                                           out.ghost_gids.size());
