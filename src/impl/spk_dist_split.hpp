@@ -80,22 +80,24 @@ SortedRowSplit<S, O, F, D> split_sorted_rows(
   row_parallel(
       space, "spk::dist::split_count", rows, KOKKOS_LAMBDA(const Member& m, const long long i) {
         const F k0 = rm(i), len = rm(i + 1) - k0;
-        F below = 0, local = 0;
-        Kokkos::parallel_reduce(
-            Kokkos::ThreadVectorRange(m, len),
-            [&](const F t, F& n) {
-              const long long c = ci(k0 + t);
-              if (c < col_begin) ++n;
-              if (c < col_begin || c >= col_end) mark(c) = 1;  // same value from every writer
-            },
-            below);
-        Kokkos::parallel_reduce(
-            Kokkos::ThreadVectorRange(m, len),
-            [&](const F t, F& n) {
-              const long long c = ci(k0 + t);
-              if (c >= col_begin && c < col_end) ++n;
-            },
-            local);
+        // Rows are sorted: the local columns are one run, found by two
+        // binary searches (reading every column ran at 0.8 TB/s on an
+        // H200); only the ghost entries are read, to be marked.
+        auto lower = [&](const long long c) {
+          F lo = 0, hi = len;
+          while (lo < hi) {
+            const F mid = lo + (hi - lo) / 2;
+            if (static_cast<long long>(ci(k0 + mid)) < c)
+              lo = mid + 1;
+            else
+              hi = mid;
+          }
+          return lo;
+        };
+        const F below = lower(col_begin), local = lower(col_end) - below;
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, len - local), [&](const F t) {
+          mark(ci(k0 + (t < below ? t : t + local))) = 1;  // same value from every writer
+        });
         Kokkos::single(Kokkos::PerThread(m), [&] {
           before(i) = below;
           lrm(i) = local;
