@@ -96,6 +96,18 @@ void side_by_side(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& M, co
       });
 }
 
+/// n values for an array that MPI may read or write in place: spk's pool
+/// (memory kept by `owners`) when exchanges are staged through the host, a
+/// Kokkos allocation when MPI reads device memory directly (stream-ordered
+/// pool memory cannot go through CUDA IPC).
+template <class View, class ExecSpace>
+View exchange_view(const ExecSpace& space, std::vector<std::shared_ptr<void>>& owners,
+                   const char* label, std::size_t n) {
+  if (mpi_reads_directly<typename View::memory_space>())
+    return View(Kokkos::ViewAllocateWithoutInitializing(label), n);
+  return spk::Impl::pooled_view<View>(space, owners, label, n);
+}
+
 /// Sends the packed entries of B's requested rows and fills B_ext's fetched
 /// part (rows from B_ext.row_map()(nB) on).
 template <class ExecSpace, class S, class O, class F, class D, class Src, class Dst>
@@ -111,15 +123,9 @@ void fetch_entries(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
   // The packed rows go to a buffer the handle keeps, so that numeric reuse
   // allocates nothing.
   const std::size_t bytes = static_cast<std::size_t>(h.send_edispls_.back()) * sizeof(T);
-  if (h.send_buf_.extent(0) < bytes) {
-    // Pool memory only when staged (see exchanged() in spgemm_pattern).
-    if (mpi_reads_directly<typename Dev::memory_space>())
-      h.send_buf_ = Kokkos::View<char*, Dev>(
-          Kokkos::ViewAllocateWithoutInitializing("spk::dist::fetch_send"), bytes);
-    else
-      h.send_buf_ = spk::Impl::pooled_view<Kokkos::View<char*, Dev>>(
-          space, h.pooled_, "spk::dist::fetch_send", bytes);
-  }
+  if (h.send_buf_.extent(0) < bytes)
+    h.send_buf_ =
+        exchange_view<Kokkos::View<char*, Dev>>(space, h.pooled_, "spk::dist::fetch_send", bytes);
   Kokkos::View<T*, Dev> send(reinterpret_cast<T*>(h.send_buf_.data()),
                              h.send_edispls_.back());  // unmanaged alias
   row_parallel(
@@ -195,17 +201,11 @@ void fetch_columns_and_values(const ExecSpace& space, const DistCsrMatrix<S, O, 
   for (const auto& x : send_seg) sd.push_back(x.col_byte);
   for (const auto& x : recv_seg) rd.push_back(x.col_byte);
   std::vector<std::shared_ptr<void>> temps;
-  const bool direct = mpi_reads_directly<typename Dev::memory_space>();
-  auto bytes_view = [&](std::vector<std::shared_ptr<void>>& owners, const char* label,
-                        long long n) {
-    // Pool memory only when staged (pool memory cannot go through CUDA IPC).
-    if (direct) return Kokkos::View<char*, Dev>(Kokkos::ViewAllocateWithoutInitializing(label), n);
-    return spk::Impl::pooled_view<Kokkos::View<char*, Dev>>(space, owners, label, n);
-  };
+  using Bytes = Kokkos::View<char*, Dev>;
   if (h.send_buf_.extent(0) < static_cast<std::size_t>(send_bytes))
-    h.send_buf_ = bytes_view(h.pooled_, "spk::dist::fetch_send", send_bytes);
-  auto send = Kokkos::View<char*, Dev>(h.send_buf_.data(), send_bytes);  // unmanaged alias
-  auto recv = bytes_view(temps, "spk::dist::fetch_recv", recv_bytes);
+    h.send_buf_ = exchange_view<Bytes>(space, h.pooled_, "spk::dist::fetch_send", send_bytes);
+  auto send = Bytes(h.send_buf_.data(), send_bytes);  // unmanaged alias
+  auto recv = exchange_view<Bytes>(space, temps, "spk::dist::fetch_recv", recv_bytes);
   auto segments = [&](const std::vector<FetchSegment>& seg) {
     auto v = spk::Impl::pooled_view<SegView>(space, temps, "spk::dist::fetch_segments", seg.size());
     Kokkos::View<const FetchSegment*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> hv(seg.data(),
@@ -283,14 +283,10 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
                     std::size_t n) {
     return spk::Impl::pooled_view<decltype(view_tag)>(space, owners, label, n);
   };
-  // Arrays MPI reads or writes in place (CUDA-aware MPI) stay Kokkos
-  // allocations: stream-ordered pool memory cannot be shared through CUDA IPC.
+  // Arrays MPI may touch in place come from exchange_view.
   auto exchanged = [&](auto view_tag, std::vector<std::shared_ptr<void>>& owners, const char* label,
                        std::size_t n) {
-    using View = decltype(view_tag);
-    if (mpi_reads_directly<typename View::memory_space>())
-      return View(Kokkos::ViewAllocateWithoutInitializing(label), n);
-    return pooled(view_tag, owners, label, n);
+    return exchange_view<decltype(view_tag)>(space, owners, label, n);
   };
   auto t = now();
   const long long nb = B.row_layout().local_size(), ng = A.num_ghosts();

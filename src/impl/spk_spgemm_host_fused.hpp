@@ -166,25 +166,16 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
        st.pairs * 100 <= host_fused_max_pairs_pct * std::uint64_t(nnz_b))) {
     std::uint64_t* counts = products.data();  // products are no longer needed
     const std::int64_t* blk = blocks.data();
+    const std::int64_t nblocks = static_cast<std::int64_t>(blocks.size()) - 1;
     const bool hw = host_has_popcnt();
-    Kokkos::parallel_for("spk::spgemm::host_count",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(
-                             space, 0, static_cast<std::int64_t>(blocks.size()) - 1)
-                             .set_chunk_size(1),
-                         [=](const std::int64_t b) {
-                           const int id = token.acquire();
-                           const auto mine = acc.claim(id);
-                           std::uint64_t* my_bits = mine.bits;
-                           std::uint32_t* touched = mine.touched;
-                           for (std::int64_t i = blk[b]; i < blk[b + 1]; ++i)
-                             counts[i] =
-                                 counts[i] == 0 ? 0
-                                 : hw ? static_cast<std::uint64_t>(host_count_compressed_hw(
-                                            arm, aci, brm, cbe, cbw, cbm, i, my_bits, touched, nw))
-                                      : static_cast<std::uint64_t>(host_count_compressed(
-                                            arm, aci, brm, cbe, cbw, cbm, i, my_bits, touched, nw));
-                           token.release(id);
-                         });
+    host_for_each_block(space, "spk::spgemm::host_count", blk, nblocks, token, acc,
+                        [=](const auto& mine, const std::int64_t i0, const std::int64_t i1) {
+                          for (std::int64_t i = i0; i < i1; ++i) {
+                            if (counts[i] == 0) continue;  // no products: no columns
+                            counts[i] = static_cast<std::uint64_t>(host_count_compressed_either(
+                                hw, arm, aci, brm, cbe, cbw, cbm, i, mine.bits, mine.touched, nw));
+                          }
+                        });
     // Row pointers scanned in 64 bits; nnz(C) checked before C exists.
     std::int64_t nnz = 0;
     Kokkos::parallel_scan(
@@ -198,30 +189,16 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
     allocate_host_entries(nnz, col_idx, values);
     O* cci = col_idx.data();
     S* cv = values.data();
-    Kokkos::parallel_for("spk::spgemm::host_numeric_in_place",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(
-                             space, 0, static_cast<std::int64_t>(blocks.size()) - 1)
-                             .set_chunk_size(1),
-                         [=](const std::int64_t b) {
-                           const int id = token.acquire();
-                           // (cleared here if this thread counted no block)
-                           const auto mine = acc.claim(id);
-                           std::uint64_t* my_bits = mine.bits;
-                           std::uint32_t* touched = mine.touched;
-                           S* my_vals = mine.vals;
-                           for (std::int64_t i = blk[b]; i < blk[b + 1]; ++i) {
-                             if (rm[i + 1] == rm[i]) continue;
-                             if (compressed)
-                               host_numeric_dense<true>(arm, aci, av, brm, bci, bv, brm, cbe, cbw,
-                                                        cbm, i, rm[i], cci, cv, my_bits,
-                                                        my_bits + nw, touched, my_vals, ns, sorted);
-                             else
-                               host_numeric_dense<false>(
-                                   arm, aci, av, brm, bci, bv, brm, cbe, cbw, cbm, i, rm[i], cci,
-                                   cv, my_bits, my_bits + nw, touched, my_vals, ns, sorted);
-                           }
-                           token.release(id);
-                         });
+    // (accumulators cleared here if this thread counted no block)
+    host_for_each_block(space, "spk::spgemm::host_numeric_in_place", blk, nblocks, token, acc,
+                        [=](const auto& mine, const std::int64_t i0, const std::int64_t i1) {
+                          for (std::int64_t i = i0; i < i1; ++i)
+                            if (rm[i + 1] != rm[i])
+                              host_numeric_dense_either(compressed, arm, aci, av, brm, bci, bv, brm,
+                                                        cbe, cbw, cbm, i, rm[i], cci, cv, mine.bits,
+                                                        mine.bits + nw, mine.touched, mine.vals, ns,
+                                                        sorted);
+                        });
     space.fence();
     return CMat(A.num_rows(), B.num_cols(), row_map, col_idx, values);
   }
@@ -317,14 +294,10 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
             } else if (!dense) {
               len = host_numeric_hash(arm, aci, av, brm, bci, bv, i, pos, pc, pv, my_keys, my_hvals,
                                       host_hash_capacity(need), sorted);
-            } else if (compressed) {
-              len = host_numeric_dense<true>(arm, aci, av, brm, bci, bv, brm, cbe, cbw, cbm, i, pos,
-                                             pc, pv, my_bits, my_bits + nw, touched, my_vals, ns,
-                                             sorted);
             } else {
-              len = host_numeric_dense<false>(arm, aci, av, brm, bci, bv, brm, cbe, cbw, cbm, i,
-                                              pos, pc, pv, my_bits, my_bits + nw, touched, my_vals,
-                                              ns, sorted);
+              len = host_numeric_dense_either(compressed, arm, aci, av, brm, bci, bv, brm, cbe, cbw,
+                                              cbm, i, pos, pc, pv, my_bits, my_bits + nw, touched,
+                                              my_vals, ns, sorted);
             }
             // Lengths as offsets: a wrapped one means nnz(C) does not fit
             // either, which is refused before it is used.

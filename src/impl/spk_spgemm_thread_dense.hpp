@@ -139,6 +139,24 @@ struct HostThreadAccumulators {
   }
 };
 
+/// body(part, i0, i1) for each row block [blocks[b], blocks[b + 1]), b < nb,
+/// blocks handed to threads one at a time; part is the running thread's
+/// accumulators (HostThreadAccumulators::claim).
+template <class ExecSpace, class Acc, class Body>
+void host_for_each_block(const ExecSpace& space, const char* name, const std::int64_t* blocks,
+                         std::int64_t nb, const Kokkos::Experimental::UniqueToken<ExecSpace>& token,
+                         const Acc& acc, const Body& body) {
+  Kokkos::parallel_for(
+      name,
+      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, nb)
+          .set_chunk_size(1),
+      [=](const std::int64_t b) {
+        const int id = token.acquire();
+        body(acc.claim(id), blocks[b], blocks[b + 1]);
+        token.release(id);
+      });
+}
+
 /// Asks for transparent huge pages on a large host array that is about to be
 /// written for the first time: with 4 KiB pages, the page faults of a fresh
 /// C cost more than writing it (172 MB: 70 ms on 2 threads here, 20-30 ms
@@ -430,6 +448,18 @@ inline std::int64_t host_count_compressed(const F* arm, const O* aci, const F* c
                                           std::uint32_t* touched, std::uint64_t nw) {
   SPK_HOST_COUNT_COMPRESSED_BODY
 }
+
+/// host_count_compressed, with the popcnt instruction when the CPU has it
+/// (hw = host_has_popcnt()).
+template <class F, class O>
+inline std::int64_t host_count_compressed_either(bool hw, const F* arm, const O* aci, const F* cbb,
+                                                 const F* cbe, const std::uint32_t* cbw,
+                                                 const std::uint64_t* cbm, std::int64_t i,
+                                                 std::uint64_t* bits, std::uint32_t* touched,
+                                                 std::uint64_t nw) {
+  return hw ? host_count_compressed_hw(arm, aci, cbb, cbe, cbw, cbm, i, bits, touched, nw)
+            : host_count_compressed(arm, aci, cbb, cbe, cbw, cbm, i, bits, touched, nw);
+}
 #undef SPK_HOST_COUNT_COMPRESSED_BODY
 
 // ---- row kernels (raw pointers; one thread per row) --------------------------
@@ -556,6 +586,12 @@ inline std::uint64_t host_numeric_dense(const F* arm, const O* aci, const S* av,
   return static_cast<std::uint64_t>(pos - start);
 }
 
+/// host_numeric_dense with B compressed or not, chosen at run time.
+template <class... Args>
+inline std::uint64_t host_numeric_dense_either(bool compressed, const Args&... args) {
+  return compressed ? host_numeric_dense<true>(args...) : host_numeric_dense<false>(args...);
+}
+
 /// Row i of C with a hash table of cap slots (keys empty, left empty).
 /// Returns the row's length.
 template <class F, class O, class S, class P>
@@ -662,9 +698,8 @@ void spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint64_t ncol
           } else if (compressed) {
             std::uint64_t* my_bits = bits.data() + id * bits_stride;
             std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw);
-            count =
-                hw ? host_count_compressed_hw(arm, aci, brm, cbe, cbw, cbm, i, my_bits, touched, nw)
-                   : host_count_compressed(arm, aci, brm, cbe, cbw, cbm, i, my_bits, touched, nw);
+            count = host_count_compressed_either(hw, arm, aci, brm, cbe, cbw, cbm, i, my_bits,
+                                                 touched, nw);
           } else if (dense) {
             std::uint64_t* my_bits = bits.data() + id * bits_stride;
             std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw);
@@ -712,36 +747,22 @@ void spgemm_host_numeric(const ExecSpace& space, const V& v, std::uint64_t ncols
   const F* cbe = p.cb.end.data();
   const std::uint32_t* cbw = p.cb.word.data();
   const std::uint64_t* cbm = p.cb.mask.data();
-  Kokkos::parallel_for(
-      "spk::spgemm::host_numeric",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, nb)
-          .set_chunk_size(1),
-      [=](const std::int64_t b) {
-        const int id = token.acquire();
-        const auto mine = acc.claim(id);
-        std::uint64_t* my_bits = mine.bits;
-        for (std::int64_t i = blocks[b]; i < blocks[b + 1]; ++i) {
-          const F start = crm[i], end = crm[i + 1];
-          const std::uint64_t u = static_cast<std::uint64_t>(end - start);
-          if (u == 0) continue;
-          if (!dense) {
-            host_numeric_hash(arm, aci, av, brm, bci, bv, i, start, cci, cv, mine.keys, mine.hvals,
-                              host_hash_capacity(u), sorted);
-          } else {
-            S* my_vals = mine.vals;
-            std::uint32_t* touched = mine.touched;
-            if (compressed)
-              host_numeric_dense<true>(arm, aci, av, brm, bci, bv, brm, cbe, cbw, cbm, i, start,
-                                       cci, cv, my_bits, my_bits + nw, touched, my_vals, ns,
-                                       sorted);
-            else
-              host_numeric_dense<false>(arm, aci, av, brm, bci, bv, brm, cbe, cbw, cbm, i, start,
-                                        cci, cv, my_bits, my_bits + nw, touched, my_vals, ns,
-                                        sorted);
-          }
-        }
-        token.release(id);
-      });
+  host_for_each_block(space, "spk::spgemm::host_numeric", blocks, nb, token, acc,
+                      [=](const auto& mine, const std::int64_t i0, const std::int64_t i1) {
+                        for (std::int64_t i = i0; i < i1; ++i) {
+                          const F start = crm[i], end = crm[i + 1];
+                          const std::uint64_t u = static_cast<std::uint64_t>(end - start);
+                          if (u == 0) continue;
+                          if (!dense)
+                            host_numeric_hash(arm, aci, av, brm, bci, bv, i, start, cci, cv,
+                                              mine.keys, mine.hvals, host_hash_capacity(u), sorted);
+                          else
+                            host_numeric_dense_either(compressed, arm, aci, av, brm, bci, bv, brm,
+                                                      cbe, cbw, cbm, i, start, cci, cv, mine.bits,
+                                                      mine.bits + nw, mine.touched, mine.vals, ns,
+                                                      sorted);
+                        }
+                      });
   space.fence();
 }
 
