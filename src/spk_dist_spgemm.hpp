@@ -5,9 +5,9 @@
 #pragma once
 
 #include <chrono>
+#include <impl/spk_dist_ghost_columns.hpp>
 #include <impl/spk_dist_local_ops.hpp>
 #include <impl/spk_dist_row_kernels.hpp>
-#include <impl/spk_dist_split.hpp>
 #include <spk_dist_csr_matrix.hpp>
 #include <spk_dist_spmv.hpp>
 #include <string>
@@ -29,7 +29,7 @@ struct SpgemmTimes {
 };
 
 /// The reusable state of C = A·B: the fetched rows of B, the merged local
-/// operands and where C's entries go.  Create one per product pattern, call
+/// operands and the local products.  Create one per product pattern, call
 /// spgemm_symbolic (or spgemm with the handle) once and spgemm_numeric
 /// whenever A's and B's values change (their patterns must not).
 template <class S, class O = int, class F = int, class Device = DefaultDevice>
@@ -49,13 +49,19 @@ class DistSpgemmHandle {
   bool done_ = false;
   long long fetched_rows_ = 0, fetched_nnz_ = 0;
   std::vector<long long> send_edispls_, recv_edispls_;  // per neighbour, in entries
-  Kokkos::View<F*, device_type> b_rm_;                  // B's local rows, merged
   Kokkos::View<long long*, device_type> send_rp_;       // packed sent rows
-  local_matrix b_ext_, a_comb_, c_loc_;
-  // Per row of c_loc_: its ghost entries left of the local ones.
-  Kokkos::View<F*, device_type> c_before_;
-  Kokkos::View<char*, device_type> send_buf_;  // packed rows of B to send (any entry type)
-  Impl::LocalSpgemmHandle<O, F, device_type> local_;
+  // B_ext (B's local rows, then the fetched rows) split by column owner:
+  // b_local_ holds the columns this rank owns (local numbering), b_ghost_
+  // the others (global numbering).  Each row of A_comb (A's local and ghost
+  // blocks side by side) indexes B_ext's rows, so C's local block is
+  // A_comb·b_local_ and c_ghost_ = A_comb·b_ghost_ is its ghost block before
+  // the ghost columns are renumbered: no split of C is needed.
+  local_matrix b_local_, b_ghost_, a_comb_, c_ghost_;
+  // Per fetched entry: its position p in b_local_ (p >= 0) or in b_ghost_
+  // (-(p + 1)), for numeric's values.
+  Kokkos::View<F*, device_type> fetch_dest_;
+  Kokkos::View<char*, device_type> send_buf_;  // packed rows of B to send
+  Impl::LocalSpgemmHandle<O, F, device_type> local_, ghost_;
   std::vector<std::shared_ptr<void>> pooled_;  // pooled memory behind the Views above
 };
 
@@ -63,21 +69,17 @@ namespace Impl {
 
 /// M's local and ghost blocks side by side, per row (local entries first),
 /// written at row_map `rm` into cols / vals (either may be empty to skip
-/// it).  Columns numbered globally (B's rows: owned column c is
-/// col_begin + c, ghost j is ghost_gids[j]) or combined (A for the local
-/// product: owned columns first, ghost j after them, the numbering of the
-/// rows of B_ext).
+/// it).  Columns combined: owned columns first, ghost j after them (the
+/// numbering of B_ext's rows, for A_comb).
 template <class ExecSpace, class S, class O, class F, class D, class RM, class C, class V>
 void side_by_side(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& M, const RM& rm,
-                  const C& cols, const V& vals, bool global_columns) {
+                  const C& cols, const V& vals) {
   auto L = M.local_block();
   auto G = M.ghost_block();
   auto lrm = L.row_map(), grm = G.row_map();
   auto lci = L.col_idx(), gci = G.col_idx();
   auto lva = L.values(), gva = G.values();
-  auto gid = M.ghost_gids_view();
-  const long long local_off = global_columns ? M.col_layout().begin() : 0;
-  const long long ghost_off = global_columns ? 0 : M.col_layout().local_size();
+  const long long ghost_off = M.col_layout().local_size();
   const bool do_cols = cols.extent(0) > 0, do_vals = vals.extent(0) > 0;
   row_parallel(
       space, "spk::dist::side_by_side", L.num_rows(),
@@ -85,11 +87,10 @@ void side_by_side(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& M, co
         const F q = rm(i), l0 = lrm(i), nl = lrm(i + 1) - l0, g0 = grm(i);
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, nl + grm(i + 1) - g0), [&](const F t) {
           if (t < nl) {
-            if (do_cols) cols(q + t) = static_cast<O>(lci(l0 + t) + local_off);
+            if (do_cols) cols(q + t) = lci(l0 + t);
             if (do_vals) vals(q + t) = lva(l0 + t);
           } else {
-            const auto j = gci(g0 + t - nl);
-            if (do_cols) cols(q + t) = static_cast<O>(global_columns ? gid(j) : ghost_off + j);
+            if (do_cols) cols(q + t) = static_cast<O>(ghost_off + gci(g0 + t - nl));
             if (do_vals) vals(q + t) = gva(g0 + t - nl);
           }
         });
@@ -108,54 +109,19 @@ View exchange_view(const ExecSpace& space, std::vector<std::shared_ptr<void>>& o
   return spk::Impl::pooled_view<View>(space, owners, label, n);
 }
 
-/// Sends the packed entries of B's requested rows and fills B_ext's fetched
-/// part (rows from B_ext.row_map()(nB) on).
-template <class ExecSpace, class S, class O, class F, class D, class Src, class Dst>
-void fetch_entries(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
-                   DistSpgemmHandle<S, O, F, D>& h, const Src& src, const Dst& dst,
-                   long long dst_begin, int tag) {
-  using T = typename Dst::non_const_value_type;
-  using Dev = typename Dst::device_type;
-  const auto& plan = A.plan();
-  auto idx = plan.send_indices();
-  auto brm = h.b_rm_;
-  auto srp = h.send_rp_;
-  // The packed rows go to a buffer the handle keeps, so that numeric reuse
-  // allocates nothing.
-  const std::size_t bytes = static_cast<std::size_t>(h.send_edispls_.back()) * sizeof(T);
-  if (h.send_buf_.extent(0) < bytes)
-    h.send_buf_ =
-        exchange_view<Kokkos::View<char*, Dev>>(space, h.pooled_, "spk::dist::fetch_send", bytes);
-  Kokkos::View<T*, Dev> send(reinterpret_cast<T*>(h.send_buf_.data()),
-                             h.send_edispls_.back());  // unmanaged alias
-  row_parallel(
-      space, "spk::dist::fetch_pack", plan.num_sent(),
-      KOKKOS_LAMBDA(const RowMember<ExecSpace>& m, const long long k) {
-        const F b = brm(idx(k));
-        const long long s0 = srp(k);
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, srp(k + 1) - s0),
-                             [&](const long long t) { send(s0 + t) = src(b + t); });
-      });
-  space.fence();
-  auto recv = Kokkos::subview(dst, Kokkos::make_pair(dst_begin, dst_begin + h.fetched_nnz_));
-  Kokkos::View<T*, Dev> r(recv.data(), recv.extent(0));  // unmanaged alias, contiguous
-  exchange_views(A.comm(), tag, plan.send_ranks(), h.send_edispls_, send, plan.recv_ranks(),
-                 h.recv_edispls_, r);
-  h.times.bytes_sent += h.send_edispls_.back() * static_cast<long long>(sizeof(T));
-}
-
-/// Where one neighbour's part of a combined columns + values message lies:
-/// its first row and entry, and the byte offsets of its columns and of its
-/// values in the message (each part padded to 16 bytes).
+/// Where one neighbour's part of a fetch message lies: its first row and
+/// entry, and the byte offsets of its columns and of its values in the
+/// message (each part padded to 16 bytes; a part not sent is empty).
 struct FetchSegment {
   long long row = 0, entry = 0, col_byte = 0, val_byte = 0;
 };
 
-/// Byte layout of a combined message: per neighbour (rows: row displs,
+/// Byte layout of a fetch message: per neighbour (rows: row displs,
 /// entries: entry displs), its segment; the last element ends the message.
-template <class O, class S>
-std::vector<FetchSegment> fetch_segments(const std::vector<long long>& rows,
-                                         const std::vector<long long>& entries) {
+/// col_size / val_size: bytes per entry of each part (0: not sent).
+inline std::vector<FetchSegment> fetch_segments(const std::vector<long long>& rows,
+                                                const std::vector<long long>& entries,
+                                                long long col_size, long long val_size) {
   std::vector<FetchSegment> seg(rows.size());
   long long byte = 0;
   for (std::size_t n = 0; n < rows.size(); ++n) {
@@ -163,8 +129,8 @@ std::vector<FetchSegment> fetch_segments(const std::vector<long long>& rows,
     seg[n].row = rows[n];
     seg[n].entry = entries[n];
     seg[n].col_byte = byte;
-    seg[n].val_byte = byte + (cnt * static_cast<long long>(sizeof(O)) + 15) / 16 * 16;
-    byte = seg[n].val_byte + (cnt * static_cast<long long>(sizeof(S)) + 15) / 16 * 16;
+    seg[n].val_byte = byte + (cnt * col_size + 15) / 16 * 16;
+    byte = seg[n].val_byte + (cnt * val_size + 15) / 16 * 16;
   }
   if (!seg.empty()) seg.back().col_byte = seg.back().val_byte = byte;
   return seg;
@@ -184,24 +150,31 @@ KOKKOS_INLINE_FUNCTION int fetch_segment_of(const Seg& seg, long long k) {
   return lo;
 }
 
-/// fetch_entries for B's columns and values in one exchange: the rows of
-/// B_ext from row nb on get their columns (global) and values, at entry
-/// dst_begin on (rrp: the fetched rows' entry offsets, on the device).
+/// Fetches the rows of B that A's ghost columns name, in one exchange:
+/// their columns (global) into `cols` if do_cols and their values into
+/// `vals` if do_vals (the same flags on every rank), entry rrp(j) on for
+/// fetched row j (rrp: the
+/// fetched rows' entry offsets, on the device).  Rows are packed straight
+/// from B's blocks (local entries, then ghost entries).
 template <class ExecSpace, class S, class O, class F, class D, class Cols, class Vals, class RRP>
-void fetch_columns_and_values(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
-                              DistSpgemmHandle<S, O, F, D>& h, const Cols& cols, const Vals& vals,
-                              const RRP& rrp, long long dst_begin, int tag) {
+void fetch_rows(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
+                const DistCsrMatrix<S, O, F, D>& B, DistSpgemmHandle<S, O, F, D>& h,
+                const Cols& cols, const Vals& vals, const RRP& rrp, bool do_cols, bool do_vals,
+                int tag) {
   using Dev = typename Cols::device_type;
   using SegView = Kokkos::View<FetchSegment*, Dev>;
   const auto& plan = A.plan();
-  const auto send_seg = fetch_segments<O, S>(plan.send_displs(), h.send_edispls_);
-  const auto recv_seg = fetch_segments<O, S>(plan.recv_displs(), h.recv_edispls_);
+  const long long cs = do_cols ? sizeof(O) : 0, vs = do_vals ? sizeof(S) : 0;
+  const auto send_seg = fetch_segments(plan.send_displs(), h.send_edispls_, cs, vs);
+  const auto recv_seg = fetch_segments(plan.recv_displs(), h.recv_edispls_, cs, vs);
   const long long send_bytes = send_seg.back().col_byte, recv_bytes = recv_seg.back().col_byte;
   std::vector<long long> sd, rd;  // byte displacements per neighbour
   for (const auto& x : send_seg) sd.push_back(x.col_byte);
   for (const auto& x : recv_seg) rd.push_back(x.col_byte);
   std::vector<std::shared_ptr<void>> temps;
   using Bytes = Kokkos::View<char*, Dev>;
+  // The send buffer stays with the handle, so that numeric reuse allocates
+  // nothing there.
   if (h.send_buf_.extent(0) < static_cast<std::size_t>(send_bytes))
     h.send_buf_ = exchange_view<Bytes>(space, h.pooled_, "spk::dist::fetch_send", send_bytes);
   auto send = Bytes(h.send_buf_.data(), send_bytes);  // unmanaged alias
@@ -215,42 +188,76 @@ void fetch_columns_and_values(const ExecSpace& space, const DistCsrMatrix<S, O, 
   };
   const SegView ss = segments(send_seg), rs = segments(recv_seg);
   auto idx = plan.send_indices();
-  auto brm = h.b_rm_;
   auto srp = h.send_rp_;
+  auto L = B.local_block();
+  auto G = B.ghost_block();
+  auto lrm = L.row_map(), grm = G.row_map();
+  auto lci = L.col_idx(), gci = G.col_idx();
+  auto lva = L.values(), gva = G.values();
+  auto gid = B.ghost_gids_view();
+  const long long cb = B.col_layout().begin();
   row_parallel(
-      space, "spk::dist::fetch_pack2", plan.num_sent(),
+      space, "spk::dist::fetch_pack", plan.num_sent(),
       KOKKOS_LAMBDA(const RowMember<ExecSpace>& m, const long long k) {
         const FetchSegment g = ss(fetch_segment_of(ss, k));
-        const F b = brm(idx(k));
-        const long long s0 = srp(k), w0 = s0 - g.entry;
+        const long long r = idx(k), s0 = srp(k), w0 = s0 - g.entry;
+        const F l0 = lrm(r), nl = lrm(r + 1) - l0, g0 = grm(r);
         O* sc = reinterpret_cast<O*>(send.data() + g.col_byte) + w0;
         S* sv = reinterpret_cast<S*>(send.data() + g.val_byte) + w0;
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, srp(k + 1) - s0), [&](const long long t) {
-          sc[t] = cols(b + t);
-          sv[t] = vals(b + t);
+          if (t < nl) {
+            if (do_cols) sc[t] = static_cast<O>(cb + lci(l0 + t));
+            if (do_vals) sv[t] = lva(l0 + t);
+          } else {
+            if (do_cols) sc[t] = static_cast<O>(gid(gci(g0 + t - nl)));
+            if (do_vals) sv[t] = gva(g0 + t - nl);
+          }
         });
       });
   space.fence();
   exchange_views(A.comm(), tag, plan.send_ranks(), sd, send, plan.recv_ranks(), rd, recv);
   row_parallel(
-      space, "spk::dist::fetch_unpack2", static_cast<long long>(rrp.extent(0)) - 1,
+      space, "spk::dist::fetch_unpack", static_cast<long long>(rrp.extent(0)) - 1,
       KOKKOS_LAMBDA(const RowMember<ExecSpace>& m, const long long j) {
         const FetchSegment g = rs(fetch_segment_of(rs, j));
         const long long r0 = rrp(j), w0 = r0 - g.entry;
         const O* rc = reinterpret_cast<const O*>(recv.data() + g.col_byte) + w0;
         const S* rv = reinterpret_cast<const S*>(recv.data() + g.val_byte) + w0;
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, rrp(j + 1) - r0), [&](const long long t) {
-          cols(dst_begin + r0 + t) = rc[t];
-          vals(dst_begin + r0 + t) = rv[t];
+          if (do_cols) cols(r0 + t) = rc[t];
+          if (do_vals) vals(r0 + t) = rv[t];
         });
       });
   h.times.bytes_sent += send_bytes;
 }
 
+/// Values of B_ext's two parts from B's blocks and the fetched values
+/// (fvals, placed by h.fetch_dest_).
+template <class ExecSpace, class S, class O, class F, class D, class FV>
+void b_ext_values(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& B,
+                  DistSpgemmHandle<S, O, F, D>& h, const FV& fvals) {
+  const long long nl = B.local_block().nnz(), ng = B.ghost_block().nnz();
+  Kokkos::deep_copy(space, Kokkos::subview(h.b_local_.values(), std::make_pair(0LL, nl)),
+                    B.local_block().values());
+  Kokkos::deep_copy(space, Kokkos::subview(h.b_ghost_.values(), std::make_pair(0LL, ng)),
+                    B.ghost_block().values());
+  auto dest = h.fetch_dest_;
+  auto lv = h.b_local_.values(), gv = h.b_ghost_.values();
+  Kokkos::parallel_for(
+      "spk::dist::b_ext_fetched_values", Kokkos::RangePolicy<ExecSpace>(space, 0, h.fetched_nnz_),
+      KOKKOS_LAMBDA(const long long e) {
+        const F d = dest(e);
+        if (d >= 0)
+          lv(d) = fvals(e);
+        else
+          gv(-d - 1) = fvals(e);
+      });
+}
+
 inline std::chrono::steady_clock::time_point now() { return std::chrono::steady_clock::now(); }
 
 /// spgemm_symbolic, and with with_values the whole product: B's values
-/// travel with its columns and the local product's values go into C, so
+/// travel with its columns and the local products' values go into C, so
 /// that numeric need not run (the one-call spgemm).
 template <class ExecSpace, class S, class O, class F, class D>
 DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
@@ -292,19 +299,14 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   const long long nb = B.row_layout().local_size(), ng = A.num_ghosts();
   const long long ns = A.plan().num_sent();
   const auto& plan = A.plan();
+  const long long cb = B.col_layout().begin(), ce = B.col_layout().end();
 
-  // B's local rows with global columns: row_map = local + ghost lengths.
+  // Lengths of B's local rows, and the packed layout of the rows we send.
   auto lrm = B.local_block().row_map(), grm = B.ghost_block().row_map();
-  h.b_rm_ = pooled(Kokkos::View<F*, Dev>(), h.pooled_, "spk::dist::b_rm", nb + 1);
-  auto brm = h.b_rm_;
   auto row_len = exchanged(Kokkos::View<F*, Dev>(), temps, "spk::dist::row_len", nb);
   Kokkos::parallel_for(
-      "spk::dist::b_rm", Kokkos::RangePolicy<ExecSpace>(space, 0, nb + 1),
-      KOKKOS_LAMBDA(const long long i) {
-        brm(i) = lrm(i) + grm(i);
-        if (i < nb) row_len(i) = lrm(i + 1) + grm(i + 1) - lrm(i) - grm(i);
-      });
-  // Packed layout of the rows we send: prefix sums of their lengths.
+      "spk::dist::b_row_len", Kokkos::RangePolicy<ExecSpace>(space, 0, nb),
+      KOKKOS_LAMBDA(const long long i) { row_len(i) = lrm(i + 1) + grm(i + 1) - lrm(i) - grm(i); });
   h.send_rp_ = pooled(Kokkos::View<long long*, Dev>(), h.pooled_, "spk::dist::send_rp", ns + 1);
   auto srp = h.send_rp_;
   Kokkos::deep_copy(space, Kokkos::subview(srp, std::make_pair(0LL, 1LL)), 0LL);
@@ -316,7 +318,7 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
         if (final) srp(k + 1) = upd;
       });
   h.times.assemble += seconds_since(t);
-  step("b_row_map");
+  step("b_row_lengths");
 
   // 1. Lengths of the fetched rows, through the SpMV plan.
   t = now();
@@ -329,7 +331,8 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   h.times.fetch += seconds_since(t);
   step("exchange_lengths");
 
-  // 2. B_ext = B's local rows, then the fetched rows.
+  // 2. The fetched rows' columns (global), and their values for the whole
+  // product, in one exchange.
   t = now();
   auto srp_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), srp);
   auto rlen_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), recv_len);
@@ -339,50 +342,115 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   for (long long d : plan.recv_displs()) h.recv_edispls_.push_back(rrp[d]);
   h.fetched_rows_ = ng;
   h.fetched_nnz_ = rrp[ng];
-  F b_nnz = 0;
-  Kokkos::deep_copy(b_nnz, Kokkos::subview(brm, nb));
-  const long long ext_nnz = static_cast<long long>(b_nnz) + h.fetched_nnz_;
-  SPK_REQUIRE(ext_nnz <= static_cast<long long>(std::numeric_limits<F>::max()), Overflow,
-              "spk::dist::spgemm: rank ", A.row_layout().rank(), " needs ", ext_nnz,
-              " entries of B, more than the offset type holds");
-  // Without values (symbolic) B_ext's values are zeros: the local product
-  // that finds C's columns also computes values, which numeric redoes.
-  Local bext(
-      static_cast<O>(nb + ng), static_cast<O>(B.num_cols()),
-      pooled(typename Local::row_map_type(), h.pooled_, "spk::dist::b_ext.row_map", nb + ng + 1),
-      exchanged(typename Local::index_type(), h.pooled_, "spk::dist::b_ext.col_idx", ext_nnz),
-      exchanged(typename Local::values_type(), h.pooled_, "spk::dist::b_ext.values", ext_nnz));
-  if (!with_values) Kokkos::deep_copy(space, bext.values(), S(0));
-  // The fetched rows' entry offsets, on the device.
+  const long long nf = h.fetched_nnz_;
+  const long long bl_nnz = B.local_block().nnz(), bg_nnz = B.ghost_block().nnz();
+  SPK_REQUIRE(bl_nnz + bg_nnz + nf <= static_cast<long long>(std::numeric_limits<F>::max()),
+              Overflow, "spk::dist::spgemm: rank ", A.row_layout().rank(), " needs ",
+              bl_nnz + bg_nnz + nf, " entries of B, more than the offset type holds");
   auto rrp_d = pooled(Kokkos::View<long long*, Dev>(), temps, "spk::dist::rrp", rrp.size());
   Kokkos::deep_copy(
       space, rrp_d,
       Kokkos::View<long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(rrp.data(), rrp.size()));
-  {
-    auto erm = bext.row_map();
-    Kokkos::parallel_for(
-        "spk::dist::b_ext_rm", Kokkos::RangePolicy<ExecSpace>(space, 0, nb + ng + 1),
-        KOKKOS_LAMBDA(const long long i) {
-          erm(i) = i <= nb ? brm(i) : static_cast<F>(brm(nb) + rrp_d(i - nb));
-        });
-    side_by_side(space, B, brm, bext.col_idx(),
-                 with_values ? bext.values() : typename Local::values_type(), true);
-  }
-  h.b_ext_ = bext;
-  h.times.assemble += seconds_since(t);
-  step("b_ext_local_part");
-
-  // 3. Their columns (global indices), and values for the whole product.
-  t = now();
-  // The whole product: columns and values in one exchange.
-  if (with_values)
-    fetch_columns_and_values(space, A, h, bext.col_idx(), bext.values(), rrp_d, b_nnz, 7106);
-  else
-    fetch_entries(space, A, h, bext.col_idx(), bext.col_idx(), b_nnz, 7104);
+  auto fcols = exchanged(Kokkos::View<O*, Dev>(), temps, "spk::dist::fetched_cols", nf);
+  auto fvals =
+      exchanged(Kokkos::View<S*, Dev>(), temps, "spk::dist::fetched_values", with_values ? nf : 0);
+  fetch_rows(space, A, B, h, fcols, fvals, rrp_d, true, with_values, 7106);
   h.times.fetch += seconds_since(t);
   step("fetch_rows_of_b");
 
-  // 4. A's blocks side by side, and the local product's pattern.
+  // 3. B_ext = B's local rows, then the fetched rows, split by column
+  // owner.  B's own rows are split already (its blocks); a fetched row's
+  // entries go by where their column lives.
+  t = now();
+  auto flocal = pooled(Kokkos::View<F*, Dev>(), temps, "spk::dist::fetched_local", ng + 1);
+  Kokkos::parallel_for(
+      "spk::dist::fetched_local_count", Kokkos::RangePolicy<ExecSpace>(space, 0, ng + 1),
+      KOKKOS_LAMBDA(const long long j) {
+        F n = 0;
+        if (j < ng)
+          for (long long e = rrp_d(j); e < rrp_d(j + 1); ++e)
+            n += fcols(e) >= cb && fcols(e) < ce ? 1 : 0;
+        flocal(j) = n;
+      });
+  const long long nfl = spk::Impl::exclusive_scan(space, flocal, ng);  // fetched local entries
+  const long long ext_rows = nb + ng;
+  const long long bcols_local = ce - cb;
+  Local bl(
+      static_cast<O>(ext_rows), static_cast<O>(bcols_local),
+      pooled(typename Local::row_map_type(), h.pooled_, "spk::dist::b_local.row_map", ext_rows + 1),
+      pooled(typename Local::index_type(), h.pooled_, "spk::dist::b_local.col_idx", bl_nnz + nfl),
+      pooled(typename Local::values_type(), h.pooled_, "spk::dist::b_local.values", bl_nnz + nfl));
+  Local bg(
+      static_cast<O>(ext_rows), static_cast<O>(B.num_cols()),
+      pooled(typename Local::row_map_type(), h.pooled_, "spk::dist::b_ghost.row_map", ext_rows + 1),
+      pooled(typename Local::index_type(), h.pooled_, "spk::dist::b_ghost.col_idx",
+             bg_nnz + nf - nfl),
+      pooled(typename Local::values_type(), h.pooled_, "spk::dist::b_ghost.values",
+             bg_nnz + nf - nfl));
+  h.fetch_dest_ = pooled(Kokkos::View<F*, Dev>(), h.pooled_, "spk::dist::fetch_dest", nf);
+  {
+    auto blrm = bl.row_map(), bgrm = bg.row_map();
+    Kokkos::parallel_for(
+        "spk::dist::b_ext_row_maps", Kokkos::RangePolicy<ExecSpace>(space, 0, ext_rows + 1),
+        KOKKOS_LAMBDA(const long long i) {
+          if (i <= nb) {
+            blrm(i) = lrm(i);
+            bgrm(i) = grm(i);
+          } else {
+            const long long j = i - nb;
+            blrm(i) = static_cast<F>(lrm(nb) + flocal(j));
+            bgrm(i) = static_cast<F>(grm(nb) + rrp_d(j) - flocal(j));
+          }
+        });
+    // B's own rows: the local block's columns as they are, the ghost
+    // block's as global columns.
+    Kokkos::deep_copy(space, Kokkos::subview(bl.col_idx(), std::make_pair(0LL, bl_nnz)),
+                      B.local_block().col_idx());
+    auto gci = B.ghost_block().col_idx();
+    auto gid = B.ghost_gids_view();
+    auto bgc = bg.col_idx();
+    Kokkos::parallel_for(
+        "spk::dist::b_ghost_columns", Kokkos::RangePolicy<ExecSpace>(space, 0, bg_nnz),
+        KOKKOS_LAMBDA(const long long k) { bgc(k) = static_cast<O>(gid(gci(k))); });
+    // Fetched rows: one thread per row keeps each part in column order.
+    auto blc = bl.col_idx();
+    auto blv = bl.values(), bgv = bg.values();
+    auto dest = h.fetch_dest_;
+    Kokkos::parallel_for(
+        "spk::dist::b_ext_fetched", Kokkos::RangePolicy<ExecSpace>(space, 0, ng),
+        KOKKOS_LAMBDA(const long long j) {
+          long long pl = blrm(nb + j), pg = bgrm(nb + j);
+          for (long long e = rrp_d(j); e < rrp_d(j + 1); ++e) {
+            const long long c = fcols(e);
+            if (c >= cb && c < ce) {
+              blc(pl) = static_cast<O>(c - cb);
+              if (with_values) blv(pl) = fvals(e);
+              dest(e) = static_cast<F>(pl++);
+            } else {
+              bgc(pg) = static_cast<O>(c);
+              if (with_values) bgv(pg) = fvals(e);
+              dest(e) = static_cast<F>(-(pg++) - 1);
+            }
+          }
+        });
+    if (with_values) {
+      Kokkos::deep_copy(space, Kokkos::subview(blv, std::make_pair(0LL, bl_nnz)),
+                        B.local_block().values());
+      Kokkos::deep_copy(space, Kokkos::subview(bgv, std::make_pair(0LL, bg_nnz)),
+                        B.ghost_block().values());
+    } else {
+      // Symbolic: the local products that find C's columns also compute
+      // values, which numeric redoes.
+      Kokkos::deep_copy(space, blv, S(0));
+      Kokkos::deep_copy(space, bgv, S(0));
+    }
+  }
+  h.b_local_ = bl;
+  h.b_ghost_ = bg;
+  h.times.assemble += seconds_since(t);
+  step("b_ext");
+
+  // 4. A's blocks side by side (columns: B_ext's rows).
   t = now();
   {
     auto al = A.local_block().row_map(), ag = A.ghost_block().row_map();
@@ -393,28 +461,28 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
         KOKKOS_LAMBDA(const long long i) { arm(i) = al(i) + ag(i); });
     const F a_nnz = static_cast<F>(A.local_block().nnz() + A.ghost_block().nnz());
     h.a_comb_ =
-        Local(static_cast<O>(na), static_cast<O>(nb + ng), arm,
+        Local(static_cast<O>(na), static_cast<O>(ext_rows), arm,
               pooled(Kokkos::View<O*, Dev>(), h.pooled_, "spk::dist::a_comb.col_idx", a_nnz),
               pooled(Kokkos::View<S*, Dev>(), h.pooled_, "spk::dist::a_comb.values", a_nnz));
-    side_by_side(space, A, h.a_comb_.row_map(), h.a_comb_.col_idx(), h.a_comb_.values(), false);
+    side_by_side(space, A, h.a_comb_.row_map(), h.a_comb_.col_idx(), h.a_comb_.values());
   }
   h.times.assemble += seconds_since(t);
   step("a_combined");
-  t = now();
-  h.c_loc_ = local_spgemm_symbolic(space, h.local_, h.a_comb_, h.b_ext_);
-  h.times.local += seconds_since(t);
-  step("local_product");
 
-  // 5. C's blocks: the local product's rows (sorted) split by B's column
-  // layout where they live.
+  // 5. C's local block is A_comb·B_local; A_comb·B_ghost gives the ghost
+  // block in global columns (both sorted, so no split of C is needed).
   t = now();
-  auto split = split_sorted_rows(space, h.c_loc_, B.num_cols(), B.col_layout().begin(),
-                                 B.col_layout().end(), with_values, step);
-  h.c_before_ = split.before;
-  h.pooled_.push_back(split.before_owner);
-  step("split_c");
-  DistCsrMatrix<S, O, F, D> C(A.row_layout(), B.col_layout(), split.local, split.ghost,
-                              split.ghost_gids);
+  Local c_local = local_spgemm_symbolic(space, h.local_, h.a_comb_, h.b_local_, false);
+  step("local_product");
+  h.c_ghost_ = local_spgemm_symbolic(space, h.ghost_, h.a_comb_, h.b_ghost_, false);
+  h.times.local += seconds_since(t);
+  step("ghost_product");
+  t = now();
+  auto ghost = compact_ghost_columns(space, h.c_ghost_, with_values);
+  h.times.assemble += seconds_since(t);
+  step("ghost_columns");
+  t = now();
+  DistCsrMatrix<S, O, F, D> C(A.row_layout(), B.col_layout(), c_local, ghost.matrix, ghost.gids);
   h.times.assemble += seconds_since(t);
   step("c_matrix_and_plan");
   h.done_ = true;
@@ -442,27 +510,40 @@ void spgemm_numeric(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
                     const DistCsrMatrix<S, O, F, D>& C) {
   SPK_REQUIRE(h.done_, Error, "spk::dist::spgemm_numeric: call spgemm_symbolic first");
   SPK_REQUIRE(h.a_comb_.nnz() == A.local_block().nnz() + A.ghost_block().nnz() &&
-                  C.local_nnz() == h.c_loc_.nnz(),
+                  C.local_block().nnz() == h.local_.nnz && C.ghost_block().nnz() == h.ghost_.nnz,
               ShapeMismatch, "spk::dist::spgemm_numeric: A or C is not the one symbolic saw");
-  auto t = Impl::now();
-  F b_nnz = 0;
-  Kokkos::deep_copy(b_nnz, Kokkos::subview(h.b_rm_, h.b_rm_.extent(0) - 1));
   using Dev = typename DistCsrMatrix<S, O, F, D>::device_type;
-  Impl::side_by_side(space, B, h.b_rm_, Kokkos::View<O*, Dev>(), h.b_ext_.values(), true);
-  Impl::side_by_side(space, A, h.a_comb_.row_map(), Kokkos::View<O*, Dev>(), h.a_comb_.values(),
-                     false);
-  space.fence();
+  auto t = Impl::now();
+  Impl::side_by_side(space, A, h.a_comb_.row_map(), Kokkos::View<O*, Dev>(), h.a_comb_.values());
   h.times.assemble += Impl::seconds_since(t);
   t = Impl::now();
-  Impl::fetch_entries(space, A, h, h.b_ext_.values(), h.b_ext_.values(), b_nnz, 7105);
+  std::vector<std::shared_ptr<void>> temps;
+  auto fvals = Impl::exchange_view<Kokkos::View<S*, Dev>>(space, temps, "spk::dist::fetched_values",
+                                                          h.fetched_nnz_);
+  // The fetched rows' entry offsets, from the handle's per-row layout.
+  auto rrp = spk::Impl::pooled_view<Kokkos::View<long long*, Dev>>(space, temps, "spk::dist::rrp",
+                                                                   h.fetched_rows_ + 1);
+  {
+    auto blrm = h.b_local_.row_map(), bgrm = h.b_ghost_.row_map();
+    const long long nb = B.row_layout().local_size();
+    Kokkos::parallel_for(
+        "spk::dist::fetched_offsets", Kokkos::RangePolicy<ExecSpace>(space, 0, h.fetched_rows_ + 1),
+        KOKKOS_LAMBDA(const long long j) {
+          rrp(j) = (blrm(nb + j) - blrm(nb)) + (bgrm(nb + j) - bgrm(nb));
+        });
+  }
+  Impl::fetch_rows(space, A, B, h, Kokkos::View<O*, Dev>(), fvals, rrp, false, true, 7105);
   h.times.fetch += Impl::seconds_since(t);
   t = Impl::now();
-  Impl::local_spgemm_numeric(space, h.local_, h.a_comb_, h.b_ext_, h.c_loc_);
+  Impl::b_ext_values(space, B, h, fvals);
+  h.times.assemble += Impl::seconds_since(t);
+  t = Impl::now();
+  Impl::local_spgemm_numeric(space, h.local_, h.a_comb_, h.b_local_, C.local_block());
+  Impl::local_spgemm_numeric(space, h.ghost_, h.a_comb_, h.b_ghost_, h.c_ghost_);
   h.times.local += Impl::seconds_since(t);
   t = Impl::now();
-  Impl::scatter_split_values(space, h.c_loc_.num_rows(), h.c_loc_.row_map(), h.c_before_,
-                             C.local_block().row_map(), C.ghost_block().row_map(),
-                             h.c_loc_.values(), C.local_block().values(), C.ghost_block().values());
+  // The ghost block's columns were renumbered: only its values are copied.
+  Kokkos::deep_copy(space, C.ghost_block().values(), h.c_ghost_.values());
   space.fence();
   h.times.assemble += Impl::seconds_since(t);
 }

@@ -30,23 +30,33 @@ struct LocalSpgemmHandle {
   std::shared_ptr<spk::SpgemmHandle<O, F, D>> handle;
 };
 
-/// C's pattern of A·B (columns sorted, distinct), with values.
+/// C's pattern of A·B (columns sorted, distinct), with values.  With
+/// pooled_c, C's arrays come from spk's memory pool and the handle keeps
+/// them (C is the layer's temporary); otherwise they are Kokkos Views that
+/// C owns (C becomes a block of the result).  B without entries makes C
+/// empty without running a product (numeric then does nothing).
 template <class ExecSpace, class S, class O, class F, class D>
 CsrMatrix<S, O, F, D> local_spgemm_symbolic(const ExecSpace& space, LocalSpgemmHandle<O, F, D>& h,
                                             const CsrMatrix<S, O, F, D>& A,
-                                            const CsrMatrix<S, O, F, D>& B) {
+                                            const CsrMatrix<S, O, F, D>& B, bool pooled_c) {
   SPK_REQUIRE(A.num_cols() == B.num_rows(), ShapeMismatch, "spk::dist::local_spgemm: A is ",
               +A.num_rows(), "x", +A.num_cols(), ", B is ", +B.num_rows(), "x", +B.num_cols());
   // spk::spgemm fills C's columns in numeric, and the distributed symbolic
-  // needs them (to split C), so numeric runs once here.  Sorted rows keep
+  // needs them (C's ghost list comes from them), so numeric runs once here.  Sorted rows keep
   // the column order the same in every numeric call.
+  h = LocalSpgemmHandle<O, F, D>();
+  if (B.nnz() == 0) {
+    using M = CsrMatrix<S, O, F, D>;
+    return M(A.num_rows(), B.num_cols(),
+             typename M::row_map_type("spk::dist::empty.row_map", A.num_rows() + 1),
+             typename M::index_type(), typename M::values_type());
+  }
   spk::SpgemmOptions opt;
   opt.sort = spk::SpgemmSort::Sorted;
   opt.validate_inputs = false;  // built by this layer; B_ext's rows are unsorted
   h.handle = std::make_shared<spk::SpgemmHandle<O, F, D>>(opt);
   CsrMatrix<S, O, F, D> C;
-  // C is this layer's temporary: its arrays come from the memory pool.
-  spk::Impl::spgemm_symbolic_into(space, *h.handle, A, B, C, true);
+  spk::Impl::spgemm_symbolic_into(space, *h.handle, A, B, C, pooled_c);
   spk::spgemm_numeric(space, *h.handle, A, B, C);
   h.nnz = C.nnz();
   h.products = static_cast<long long>(h.handle->products());
@@ -58,6 +68,7 @@ template <class ExecSpace, class S, class O, class F, class D>
 void local_spgemm_numeric(const ExecSpace& space, const LocalSpgemmHandle<O, F, D>& h,
                           const CsrMatrix<S, O, F, D>& A, const CsrMatrix<S, O, F, D>& B,
                           const CsrMatrix<S, O, F, D>& C) {
+  if (!h.handle) return;        // B had no entries: C has none
   CsrMatrix<S, O, F, D> c = C;  // a handle: shares C's Views
   spk::spgemm_numeric(space, *h.handle, A, B, c);
 }

@@ -122,6 +122,22 @@ void check_spmv(const HostCsr& A, const spk::dist::RowLayout& rl, const spk::dis
   }
 }
 
+/// C's ghost list is sorted, owned by other ranks, and every ghost column
+/// is used by some entry of the ghost block (no column a product could
+/// have named but did not).
+template <class Device>
+void expect_compact_ghosts(const DMat<Device>& C, const std::string& what) {
+  const auto& g = C.ghost_gids();
+  EXPECT_TRUE(std::is_sorted(g.begin(), g.end())) << what;
+  EXPECT_TRUE(std::adjacent_find(g.begin(), g.end()) == g.end()) << what;
+  for (long long c : g) EXPECT_FALSE(C.col_layout().owns(c)) << what << ": ghost " << c;
+  auto gb = spk::clone(spk::HostDevice(), C.ghost_block());
+  std::vector<char> used(g.size(), 0);
+  for (long long k = 0; k < gb.nnz(); ++k) used[gb.col_idx()(k)] = 1;
+  EXPECT_EQ(std::count(used.begin(), used.end(), 1), static_cast<long>(g.size()))
+      << what << ": unused ghost columns on rank " << rank();
+}
+
 template <class Device>
 void check_spgemm(const HostCsr& A, const HostCsr& B, const spk::dist::RowLayout& arl,
                   const spk::dist::RowLayout& mid, const spk::dist::RowLayout& bcl,
@@ -136,6 +152,7 @@ void check_spgemm(const HostCsr& A, const HostCsr& B, const spk::dist::RowLayout
   spk::dist::spgemm_numeric(Space(), h, dA, dB, dC);
   EXPECT_EQ(dC.row_layout(), arl) << what;
   EXPECT_EQ(dC.col_layout(), bcl) << what;
+  expect_compact_ghosts(dC, what);
   auto C = dC.gather();
   const auto ref = rank() == 0 ? reference_spgemm(A, B) : HostCsr();
   const auto bound = rank() == 0 ? reference_spgemm(abs_of(A), abs_of(B)) : HostCsr();
@@ -312,6 +329,7 @@ TYPED_TEST(Dist, SpgemmNumericReuse) {
   for (int k = 0; k < A2.nnz(); ++k) A2.values()(k) = std::cos(3.0 * k) + 0.1;
   auto dA2 = DMat<D>::scatter(A2, rl, rl);
   spk_test::poison(dC.local_block().values());
+  spk_test::poison(dC.ghost_block().values());
   spk::dist::spgemm_numeric(Space(), h, dA2, dA2, dC);
   auto C = dC.gather();
   if (rank() == 0) spk_test::expect_csr_equal(C, reference_spgemm(A2, A2), 1e-12, "reuse");
