@@ -5,6 +5,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <climits>
+#include <impl/spk_dist_ipc.hpp>
 #include <spk_device.hpp>
 #include <spk_dist_layout.hpp>
 #include <vector>
@@ -35,7 +36,9 @@ class CommPlan {
 
   /// Collective over layout's communicator.  ghost_gids: sorted, distinct,
   /// none owned by this rank.
-  CommPlan(const RowLayout& layout, const std::vector<long long>& ghost_gids)
+  /// step (optional) is called with a name after each stage, for timings.
+  CommPlan(const RowLayout& layout, const std::vector<long long>& ghost_gids,
+           const Impl::StepTimer& step = {})
       : comm_(layout.comm()) {
     const int p = layout.num_ranks();
     SPK_REQUIRE(layout.local_size() <= INT_MAX && ghost_gids.size() <= size_t(INT_MAX), Overflow,
@@ -55,6 +58,10 @@ class CommPlan {
       k = e;
     }
     SPK_MPI(MPI_Alltoall(need.data(), 1, MPI_INT, give.data(), 1, MPI_INT, comm_));
+    // Decide here, where every rank is, whether device exchanges over this
+    // communicator go through CUDA IPC (collective the first time).
+    Impl::exchanges_use_ipc<memory_space>(comm_);
+    if (step) step("plan.alltoall");
     send_displs_.assign(1, 0);
     for (int r = 0; r < p; ++r)
       if (give[r] > 0) {
@@ -67,6 +74,7 @@ class CommPlan {
     Impl::post_exchange(comm_, 7101, recv_ranks_, recv_displs_, ghost_gids.data(), send_ranks_,
                         send_displs_, wanted.data(), req);
     Impl::wait_all(req);
+    if (step) step("plan.wanted_gids");
     send_idx_ =
         index_view(Kokkos::ViewAllocateWithoutInitializing("spk::dist::send_idx"), wanted.size());
     auto h = Kokkos::create_mirror_view(send_idx_);
@@ -77,6 +85,7 @@ class CommPlan {
     }
     Kokkos::deep_copy(send_idx_, h);
     send_idx_host_ = std::vector<int>(h.data(), h.data() + h.extent(0));
+    if (step) step("plan.send_indices");
   }
 
   MPI_Comm comm() const noexcept { return comm_; }
@@ -175,13 +184,24 @@ inline char* staging_buffer(int slot, std::size_t bytes) {
 }
 
 /// A blocking exchange of whole View ranges between neighbours (counts in
-/// entries), staged through host memory unless MPI reads the Views' memory.
+/// entries): device to device through CUDA IPC where exchanges_use_ipc says
+/// so, else staged through host memory unless MPI reads the Views' memory.
+/// Collective over the neighbours; uses tags tag and tag + 1000.
 template <class T, class D>
 void exchange_views(MPI_Comm comm, int tag, const std::vector<int>& send_ranks,
                     const std::vector<long long>& send_displs, const Kokkos::View<T*, D>& send,
                     const std::vector<int>& recv_ranks, const std::vector<long long>& recv_displs,
                     const Kokkos::View<T*, D>& recv) {
   std::vector<MPI_Request> req;
+  if (exchanges_use_ipc<typename D::memory_space>(comm)) {
+    Kokkos::fence();  // send is ready before another device reads it
+    std::vector<long long> sb(send_displs), rb(recv_displs);
+    for (auto& x : sb) x *= static_cast<long long>(sizeof(T));
+    for (auto& x : rb) x *= static_cast<long long>(sizeof(T));
+    exchange_bytes_ipc(comm, tag, send_ranks, sb, reinterpret_cast<const char*>(send.data()),
+                       recv_ranks, rb, reinterpret_cast<char*>(recv.data()));
+    return;
+  }
   if (mpi_reads_directly<typename D::memory_space>()) {
     Kokkos::fence();
     post_exchange(comm, tag, send_ranks, send_displs, send.data(), recv_ranks, recv_displs,

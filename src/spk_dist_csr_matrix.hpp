@@ -171,10 +171,10 @@ class DistCsrMatrix {
   DistCsrMatrix(const RowLayout& row_layout, const RowLayout& col_layout,
                 const CsrMatrix<Scalar, Ordinal, Offset, D2>& local,
                 const CsrMatrix<Scalar, Ordinal, Offset, D2>& ghost,
-                const std::vector<long long>& ghost_gids)
+                const std::vector<long long>& ghost_gids, const Impl::StepTimer& step = {})
       : row_layout_(row_layout), col_layout_(col_layout) {
     assemble(create_mirror_view_and_copy(device_type(), local),
-             create_mirror_view_and_copy(device_type(), ghost), ghost_gids);
+             create_mirror_view_and_copy(device_type(), ghost), ghost_gids, step);
   }
 
   /// Distributes a global host matrix held by `root` (the argument is
@@ -388,17 +388,20 @@ class DistCsrMatrix {
 
  private:
   void assemble(const local_matrix_type& local, const local_matrix_type& ghost,
-                const std::vector<long long>& ghost_gids) {
+                const std::vector<long long>& ghost_gids, const Impl::StepTimer& step = {}) {
     local_ = local;
     ghost_ = ghost;
     ghost_gids_host_ = ghost_gids;
-    ghost_gids_ = Kokkos::View<long long*, device_type>("spk::dist::ghost_gids", ghost_gids.size());
+    ghost_gids_ = Kokkos::View<long long*, device_type>(
+        Kokkos::ViewAllocateWithoutInitializing("spk::dist::ghost_gids"), ghost_gids.size());
     Kokkos::View<const long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> h(ghost_gids.data(),
                                                                                  ghost_gids.size());
     Kokkos::deep_copy(ghost_gids_, h);
-    plan_ = std::make_shared<CommPlan<device_type>>(col_layout_, ghost_gids);
+    if (step) step("plan.ghost_gids");
+    plan_ = std::make_shared<CommPlan<device_type>>(col_layout_, ghost_gids, step);
     global_nnz_ = Impl::allreduce_sum<long long>(comm(), local_nnz());
     workspace_ = std::make_shared<SpmvWorkspace>();
+    if (step) step("plan.global_nnz");
   }
 
   template <class T>

@@ -303,7 +303,7 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
 
   // Lengths of B's local rows, and the packed layout of the rows we send.
   auto lrm = B.local_block().row_map(), grm = B.ghost_block().row_map();
-  auto row_len = exchanged(Kokkos::View<F*, Dev>(), temps, "spk::dist::row_len", nb);
+  auto row_len = pooled(Kokkos::View<F*, Dev>(), temps, "spk::dist::row_len", nb);
   Kokkos::parallel_for(
       "spk::dist::b_row_len", Kokkos::RangePolicy<ExecSpace>(space, 0, nb),
       KOKKOS_LAMBDA(const long long i) { row_len(i) = lrm(i + 1) + grm(i + 1) - lrm(i) - grm(i); });
@@ -320,13 +320,19 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   h.times.assemble += seconds_since(t);
   step("b_row_lengths");
 
-  // 1. Lengths of the fetched rows, through the SpMV plan.
+  // 1. Lengths of the fetched rows, to A's ghost columns' owners (the SpMV
+  // plan's pattern).
   t = now();
   auto recv_len = exchanged(Kokkos::View<F*, Dev>(), temps, "spk::dist::recv_len", ng);
-  Kokkos::deep_copy(space, recv_len, F(0));
-  HaloBuffers<F, Dev> lbuf;
-  plan.begin(space, row_len, recv_len, lbuf, 7103);
-  plan.finish(recv_len, lbuf);
+  {
+    auto send_len = exchanged(Kokkos::View<F*, Dev>(), temps, "spk::dist::send_len", ns);
+    Kokkos::parallel_for(
+        "spk::dist::pack_lengths", Kokkos::RangePolicy<ExecSpace>(space, 0, ns),
+        KOKKOS_LAMBDA(const long long k) { send_len(k) = row_len(idx(k)); });
+    space.fence();
+    exchange_views(A.comm(), 7103, plan.send_ranks(), plan.send_displs(), send_len,
+                   plan.recv_ranks(), plan.recv_displs(), recv_len);
+  }
   h.times.bytes_sent += ns * static_cast<long long>(sizeof(F));
   h.times.fetch += seconds_since(t);
   step("exchange_lengths");
@@ -482,7 +488,8 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   h.times.assemble += seconds_since(t);
   step("ghost_columns");
   t = now();
-  DistCsrMatrix<S, O, F, D> C(A.row_layout(), B.col_layout(), c_local, ghost.matrix, ghost.gids);
+  DistCsrMatrix<S, O, F, D> C(A.row_layout(), B.col_layout(), c_local, ghost.matrix, ghost.gids,
+                              time_steps ? StepTimer(step) : StepTimer());
   h.times.assemble += seconds_since(t);
   step("c_matrix_and_plan");
   h.done_ = true;

@@ -11,6 +11,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <spk_compat.hpp>
 #include <spk_error.hpp>
 #include <string>
@@ -26,6 +27,10 @@ class MpiError : public Error {
 };
 
 namespace Impl {
+
+/// Called with a stage's name after each stage, to time it (empty: no
+/// timing).
+using StepTimer = std::function<void(const char*)>;
 
 inline void mpi_check(int rc, const char* call) {
   if (rc == MPI_SUCCESS) return;

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <spk.hpp>
 #include <spk_dist.hpp>
@@ -357,6 +358,49 @@ TYPED_TEST(Dist, RealMatrices) {
       }
     }
   }
+}
+
+// The blocking exchange the distributed SpGEMM uses, on both transports of
+// this build (CUDA IPC where the devices allow it, and staged / direct MPI):
+// each rank sends both ring neighbours blocks whose sizes depend on sender
+// and receiver, three times with growing sizes (the IPC inbox grows, so
+// senders must reopen it).
+TYPED_TEST(Dist, ExchangeViewsRing) {
+  using D = TypeParam;
+  using Mem = typename spk::device_t<D>::memory_space;
+  using V = Kokkos::View<double*, typename spk::device_t<D>::memory_space>;
+  const int p = nranks(), me = rank();
+  auto count = [](int s, int r, long long scale) { return scale * (1 + s + 2 * r); };
+  auto value = [](int s, int r, long long k) { return s * 1e6 + r * 1e3 + (k % 997) + 0.5; };
+  for (const char* ipc : {"1", "0"}) {
+    setenv("SPK_DIST_IPC", ipc, 1);
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    spk::dist::Impl::exchanges_use_ipc<Mem>(comm);  // collective: decided here
+    std::vector<int> nb;
+    if (p > 1) nb.push_back((me + 1) % p);
+    if (p > 2) nb.push_back((me + p - 1) % p);
+    for (long long scale : {1LL, 1000LL, 200000LL}) {
+      std::vector<long long> sd{0}, rd{0};
+      for (int r : nb) sd.push_back(sd.back() + count(me, r, scale));
+      for (int s : nb) rd.push_back(rd.back() + count(s, me, scale));
+      Kokkos::View<double*, Kokkos::HostSpace> hs("hs", sd.back()), hr("hr", rd.back());
+      for (std::size_t n = 0; n < nb.size(); ++n)
+        for (long long k = 0; k < sd[n + 1] - sd[n]; ++k) hs(sd[n] + k) = value(me, nb[n], k);
+      V send("send", sd.back()), recv("recv", rd.back());
+      Kokkos::deep_copy(send, hs);
+      spk_test::poison(recv);
+      spk::dist::Impl::exchange_views(comm, 7300, nb, sd, send, nb, rd, recv);
+      Kokkos::deep_copy(hr, recv);
+      long long bad = 0;
+      for (std::size_t n = 0; n < nb.size(); ++n)
+        for (long long k = 0; k < rd[n + 1] - rd[n]; ++k)
+          bad += hr(rd[n] + k) != value(nb[n], me, k) ? 1 : 0;
+      EXPECT_EQ(bad, 0) << "SPK_DIST_IPC=" << ipc << " scale " << scale << " rank " << me;
+    }
+    MPI_Comm_free(&comm);
+  }
+  unsetenv("SPK_DIST_IPC");
 }
 
 TYPED_TEST(Dist, BadInputThrowsOnEveryRank) {
