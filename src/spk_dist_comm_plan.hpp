@@ -10,148 +10,6 @@
 #include <spk_dist_layout.hpp>
 #include <vector>
 
-namespace spk::dist {
-
-/// Staging buffers of one exchange of T; reused across calls.  Kept apart
-/// from the plan so that one plan serves several value types.
-template <class T, class Device>
-struct HaloBuffers {
-  Kokkos::View<T*, Device> send;
-  Kokkos::View<T*, Kokkos::HostSpace> send_host, recv_host;
-  std::vector<MPI_Request> requests;
-  bool staged = false;  // this exchange goes through the host buffers
-};
-
-/// Who sends which owned entries to whom.  The ghost list (sorted global
-/// indices owned by other ranks) is grouped by owner because blocks are
-/// contiguous, so each neighbour's entries land in one contiguous range.
-template <class Device = DefaultDevice>
-class CommPlan {
- public:
-  using device_type = device_t<Device>;
-  using memory_space = typename device_type::memory_space;
-  using index_view = Kokkos::View<int*, device_type>;
-
-  CommPlan() = default;
-
-  /// Collective over layout's communicator.  ghost_gids: sorted, distinct,
-  /// none owned by this rank.
-  /// step (optional) is called with a name after each stage, for timings.
-  CommPlan(const RowLayout& layout, const std::vector<long long>& ghost_gids,
-           const Impl::StepTimer& step = {})
-      : comm_(layout.comm()) {
-    const int p = layout.num_ranks();
-    SPK_REQUIRE(layout.local_size() <= INT_MAX && ghost_gids.size() <= size_t(INT_MAX), Overflow,
-                "spk::dist::CommPlan: more than 2^31 local or ghost entries on rank ",
-                layout.rank());
-    std::vector<int> need(p, 0), give(p, 0);
-    recv_displs_.assign(1, 0);
-    for (size_t k = 0; k < ghost_gids.size();) {
-      const int r = layout.owner(ghost_gids[k]);
-      SPK_REQUIRE(r != layout.rank(), InvalidMatrix, "spk::dist::CommPlan: ghost index ",
-                  ghost_gids[k], " is owned by this rank");
-      size_t e = k;
-      while (e < ghost_gids.size() && ghost_gids[e] < layout.offset(r + 1)) ++e;
-      recv_ranks_.push_back(r);
-      recv_displs_.push_back(static_cast<long long>(e));
-      need[r] = static_cast<int>(e - k);
-      k = e;
-    }
-    SPK_MPI(MPI_Alltoall(need.data(), 1, MPI_INT, give.data(), 1, MPI_INT, comm_));
-    // Decide here, where every rank is, whether device exchanges over this
-    // communicator go through CUDA IPC (collective the first time).
-    Impl::exchanges_use_ipc<memory_space>(comm_);
-    if (step) step("plan.alltoall");
-    send_displs_.assign(1, 0);
-    for (int r = 0; r < p; ++r)
-      if (give[r] > 0) {
-        send_ranks_.push_back(r);
-        send_displs_.push_back(send_displs_.back() + give[r]);
-      }
-    // Tell each owner which of its entries we need.
-    std::vector<long long> wanted(send_displs_.back());
-    std::vector<MPI_Request> req;
-    Impl::post_exchange(comm_, 7101, recv_ranks_, recv_displs_, ghost_gids.data(), send_ranks_,
-                        send_displs_, wanted.data(), req);
-    Impl::wait_all(req);
-    if (step) step("plan.wanted_gids");
-    send_idx_ =
-        index_view(Kokkos::ViewAllocateWithoutInitializing("spk::dist::send_idx"), wanted.size());
-    auto h = Kokkos::create_mirror_view(send_idx_);
-    for (size_t k = 0; k < wanted.size(); ++k) {
-      SPK_REQUIRE(layout.owns(wanted[k]), InvalidMatrix, "spk::dist::CommPlan: rank asked for ",
-                  wanted[k], " which rank ", layout.rank(), " does not own");
-      h(k) = static_cast<int>(wanted[k] - layout.begin());
-    }
-    Kokkos::deep_copy(send_idx_, h);
-    send_idx_host_ = std::vector<int>(h.data(), h.data() + h.extent(0));
-    if (step) step("plan.send_indices");
-  }
-
-  MPI_Comm comm() const noexcept { return comm_; }
-  const std::vector<int>& send_ranks() const noexcept { return send_ranks_; }
-  const std::vector<long long>& send_displs() const noexcept { return send_displs_; }
-  const std::vector<int>& recv_ranks() const noexcept { return recv_ranks_; }
-  const std::vector<long long>& recv_displs() const noexcept { return recv_displs_; }
-  /// Local indices of the owned entries sent, neighbour by neighbour.
-  const index_view& send_indices() const noexcept { return send_idx_; }
-  const std::vector<int>& send_indices_host() const noexcept { return send_idx_host_; }
-  long long num_sent() const noexcept { return send_displs_.back(); }
-  long long num_received() const noexcept { return recv_displs_.back(); }
-
-  /// Starts sending owned(send_indices) and receiving into ghost (one entry
-  /// per ghost index).  Packs on `space` and fences it before MPI sees the
-  /// buffer.  Device buffers go to MPI directly only if it is CUDA-aware.
-  template <class ExecSpace, class Owned, class T, class... PG>
-  void begin(const ExecSpace& space, const Owned& owned, const Kokkos::View<T*, PG...>& ghost,
-             HaloBuffers<T, device_type>& buf, int tag = 7102) const {
-    using U = std::remove_const_t<T>;
-    static_assert(std::is_same_v<U, T>, "begin: the ghost View must not be const");
-    const long long ns = num_sent(), nr = num_received();
-    SPK_REQUIRE(static_cast<long long>(ghost.extent(0)) == nr, ShapeMismatch,
-                "spk::dist::CommPlan: ghost buffer has ", ghost.extent(0), " entries, expected ",
-                nr);
-    if (buf.send.extent(0) != static_cast<size_t>(ns))
-      buf.send = Kokkos::View<U*, device_type>(
-          Kokkos::ViewAllocateWithoutInitializing("spk::dist::halo_send"), ns);
-    buf.staged = !Impl::mpi_reads_directly<memory_space>();
-    auto send = buf.send;
-    auto idx = send_idx_;
-    Kokkos::parallel_for(
-        "spk::dist::pack", Kokkos::RangePolicy<ExecSpace>(space, 0, ns),
-        KOKKOS_LAMBDA(const long long k) { send(k) = owned(idx(k)); });
-    space.fence();
-    if (!buf.staged) {
-      Impl::post_exchange(comm_, tag, send_ranks_, send_displs_, send.data(), recv_ranks_,
-                          recv_displs_, ghost.data(), buf.requests);
-      return;
-    }
-    if (buf.send_host.extent(0) != static_cast<size_t>(ns))
-      buf.send_host = Kokkos::View<U*, Kokkos::HostSpace>("spk::dist::halo_send_host", ns);
-    if (buf.recv_host.extent(0) != static_cast<size_t>(nr))
-      buf.recv_host = Kokkos::View<U*, Kokkos::HostSpace>("spk::dist::halo_recv_host", nr);
-    Kokkos::deep_copy(buf.send_host, send);
-    Impl::post_exchange(comm_, tag, send_ranks_, send_displs_, buf.send_host.data(), recv_ranks_,
-                        recv_displs_, buf.recv_host.data(), buf.requests);
-  }
-
-  /// Waits for the exchange begun with `buf`; ghost then holds the values.
-  template <class T, class... PG>
-  void finish(const Kokkos::View<T*, PG...>& ghost, HaloBuffers<T, device_type>& buf) const {
-    Impl::wait_all(buf.requests);
-    if (buf.staged && ghost.extent(0) > 0) Kokkos::deep_copy(ghost, buf.recv_host);
-  }
-
- private:
-  MPI_Comm comm_ = MPI_COMM_NULL;
-  std::vector<int> send_ranks_, recv_ranks_;
-  std::vector<long long> send_displs_{0}, recv_displs_{0};
-  index_view send_idx_;
-  std::vector<int> send_idx_host_;
-};
-
-}  // namespace spk::dist
-
 namespace spk::dist::Impl {
 
 /// Host memory for staging exchanges (slot 0: sends, 1: receives): page-
@@ -220,3 +78,179 @@ void exchange_views(MPI_Comm comm, int tag, const std::vector<int>& send_ranks,
 }
 
 }  // namespace spk::dist::Impl
+
+namespace spk::dist {
+
+/// Staging buffers of one exchange of T; reused across calls.  Kept apart
+/// from the plan so that one plan serves several value types.
+template <class T, class Device>
+struct HaloBuffers {
+  Kokkos::View<T*, Device> send;
+  Kokkos::View<T*, Kokkos::HostSpace> send_host, recv_host;
+  std::vector<MPI_Request> requests;
+  bool staged = false;  // this exchange goes through the host buffers
+};
+
+/// Who sends which owned entries to whom.  The ghost list (sorted global
+/// indices owned by other ranks) is grouped by owner because blocks are
+/// contiguous, so each neighbour's entries land in one contiguous range.
+template <class Device = DefaultDevice>
+class CommPlan {
+ public:
+  using device_type = device_t<Device>;
+  using memory_space = typename device_type::memory_space;
+  using index_view = Kokkos::View<int*, device_type>;
+
+  CommPlan() = default;
+
+  /// Collective over layout's communicator.  ghost_gids: sorted, distinct,
+  /// none owned by this rank.  ghost_gids_device: the same list in device
+  /// memory (needed, on every rank, when device exchanges go through CUDA
+  /// IPC: then the owners learn what is wanted from them device to device).  step
+  /// (optional) is called with a name after each stage, for timings.
+  CommPlan(const RowLayout& layout, const std::vector<long long>& ghost_gids,
+           const Kokkos::View<long long*, device_type>& ghost_gids_device,
+           const Impl::StepTimer& step = {})
+      : comm_(layout.comm()) {
+    const int p = layout.num_ranks();
+    SPK_REQUIRE(layout.local_size() <= INT_MAX && ghost_gids.size() <= size_t(INT_MAX), Overflow,
+                "spk::dist::CommPlan: more than 2^31 local or ghost entries on rank ",
+                layout.rank());
+    std::vector<int> need(p, 0), give(p, 0);
+    recv_displs_.assign(1, 0);
+    for (size_t k = 0; k < ghost_gids.size();) {
+      const int r = layout.owner(ghost_gids[k]);
+      SPK_REQUIRE(r != layout.rank(), InvalidMatrix, "spk::dist::CommPlan: ghost index ",
+                  ghost_gids[k], " is owned by this rank");
+      size_t e = k;
+      while (e < ghost_gids.size() && ghost_gids[e] < layout.offset(r + 1)) ++e;
+      recv_ranks_.push_back(r);
+      recv_displs_.push_back(static_cast<long long>(e));
+      need[r] = static_cast<int>(e - k);
+      k = e;
+    }
+    SPK_MPI(MPI_Alltoall(need.data(), 1, MPI_INT, give.data(), 1, MPI_INT, comm_));
+    // Decide here, where every rank is, whether device exchanges over this
+    // communicator go through CUDA IPC (collective the first time).
+    const bool ipc = Impl::exchanges_use_ipc<memory_space>(comm_);
+    if (step) step("plan.alltoall");
+    send_displs_.assign(1, 0);
+    for (int r = 0; r < p; ++r)
+      if (give[r] > 0) {
+        send_ranks_.push_back(r);
+        send_displs_.push_back(send_displs_.back() + give[r]);
+      }
+    // Tell each owner which of its entries we need.
+    const long long nw = send_displs_.back();
+    send_idx_ = index_view(Kokkos::ViewAllocateWithoutInitializing("spk::dist::send_idx"), nw);
+    const long long begin = layout.begin();
+    long long bad = -1;  // a wanted index this rank does not own
+    if (ipc) {
+      SPK_REQUIRE(ghost_gids_device.extent(0) == ghost_gids.size(), ShapeMismatch,
+                  "spk::dist::CommPlan: the device ghost list has ", ghost_gids_device.extent(0),
+                  " entries, the host one ", ghost_gids.size());
+      Kokkos::View<long long*, device_type> wanted(
+          Kokkos::ViewAllocateWithoutInitializing("spk::dist::wanted"), nw);
+      Impl::exchange_views(comm_, 7101, recv_ranks_, recv_displs_, ghost_gids_device, send_ranks_,
+                           send_displs_, wanted);
+      if (step) step("plan.wanted_gids");
+      auto idx = send_idx_;
+      const long long end = layout.end();
+      using Exec = typename device_type::execution_space;
+      Kokkos::parallel_reduce(
+          "spk::dist::send_idx", Kokkos::RangePolicy<Exec>(0, nw),
+          KOKKOS_LAMBDA(const long long k, long long& b) {
+            const long long g = wanted(k);
+            idx(k) = static_cast<int>(g - begin);
+            if ((g < begin || g >= end) && g > b) b = g;
+          },
+          Kokkos::Max<long long>(bad));
+    } else {
+      std::vector<long long> wanted(nw);
+      std::vector<MPI_Request> req;
+      Impl::post_exchange(comm_, 7101, recv_ranks_, recv_displs_, ghost_gids.data(), send_ranks_,
+                          send_displs_, wanted.data(), req);
+      Impl::wait_all(req);
+      if (step) step("plan.wanted_gids");
+      auto h = Kokkos::create_mirror_view(send_idx_);
+      for (long long k = 0; k < nw; ++k) {
+        if (!layout.owns(wanted[k]) && bad < 0) bad = wanted[k];
+        h(k) = static_cast<int>(wanted[k] - begin);
+      }
+      Kokkos::deep_copy(send_idx_, h);
+    }
+    SPK_REQUIRE(bad < 0, InvalidMatrix, "spk::dist::CommPlan: rank asked for ", bad, " which rank ",
+                layout.rank(), " does not own");
+    if (step) step("plan.send_indices");
+  }
+
+  MPI_Comm comm() const noexcept { return comm_; }
+  const std::vector<int>& send_ranks() const noexcept { return send_ranks_; }
+  const std::vector<long long>& send_displs() const noexcept { return send_displs_; }
+  const std::vector<int>& recv_ranks() const noexcept { return recv_ranks_; }
+  const std::vector<long long>& recv_displs() const noexcept { return recv_displs_; }
+  /// Local indices of the owned entries sent, neighbour by neighbour.
+  const index_view& send_indices() const noexcept { return send_idx_; }
+  /// send_indices() in host memory (copied at the first call).
+  const std::vector<int>& send_indices_host() const {
+    if (send_idx_host_.size() != static_cast<std::size_t>(send_idx_.extent(0))) {
+      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), send_idx_);
+      send_idx_host_.assign(h.data(), h.data() + h.extent(0));
+    }
+    return send_idx_host_;
+  }
+  long long num_sent() const noexcept { return send_displs_.back(); }
+  long long num_received() const noexcept { return recv_displs_.back(); }
+
+  /// Starts sending owned(send_indices) and receiving into ghost (one entry
+  /// per ghost index).  Packs on `space` and fences it before MPI sees the
+  /// buffer.  Device buffers go to MPI directly only if it is CUDA-aware.
+  template <class ExecSpace, class Owned, class T, class... PG>
+  void begin(const ExecSpace& space, const Owned& owned, const Kokkos::View<T*, PG...>& ghost,
+             HaloBuffers<T, device_type>& buf, int tag = 7102) const {
+    using U = std::remove_const_t<T>;
+    static_assert(std::is_same_v<U, T>, "begin: the ghost View must not be const");
+    const long long ns = num_sent(), nr = num_received();
+    SPK_REQUIRE(static_cast<long long>(ghost.extent(0)) == nr, ShapeMismatch,
+                "spk::dist::CommPlan: ghost buffer has ", ghost.extent(0), " entries, expected ",
+                nr);
+    if (buf.send.extent(0) != static_cast<size_t>(ns))
+      buf.send = Kokkos::View<U*, device_type>(
+          Kokkos::ViewAllocateWithoutInitializing("spk::dist::halo_send"), ns);
+    buf.staged = !Impl::mpi_reads_directly<memory_space>();
+    auto send = buf.send;
+    auto idx = send_idx_;
+    Kokkos::parallel_for(
+        "spk::dist::pack", Kokkos::RangePolicy<ExecSpace>(space, 0, ns),
+        KOKKOS_LAMBDA(const long long k) { send(k) = owned(idx(k)); });
+    space.fence();
+    if (!buf.staged) {
+      Impl::post_exchange(comm_, tag, send_ranks_, send_displs_, send.data(), recv_ranks_,
+                          recv_displs_, ghost.data(), buf.requests);
+      return;
+    }
+    if (buf.send_host.extent(0) != static_cast<size_t>(ns))
+      buf.send_host = Kokkos::View<U*, Kokkos::HostSpace>("spk::dist::halo_send_host", ns);
+    if (buf.recv_host.extent(0) != static_cast<size_t>(nr))
+      buf.recv_host = Kokkos::View<U*, Kokkos::HostSpace>("spk::dist::halo_recv_host", nr);
+    Kokkos::deep_copy(buf.send_host, send);
+    Impl::post_exchange(comm_, tag, send_ranks_, send_displs_, buf.send_host.data(), recv_ranks_,
+                        recv_displs_, buf.recv_host.data(), buf.requests);
+  }
+
+  /// Waits for the exchange begun with `buf`; ghost then holds the values.
+  template <class T, class... PG>
+  void finish(const Kokkos::View<T*, PG...>& ghost, HaloBuffers<T, device_type>& buf) const {
+    Impl::wait_all(buf.requests);
+    if (buf.staged && ghost.extent(0) > 0) Kokkos::deep_copy(ghost, buf.recv_host);
+  }
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  std::vector<int> send_ranks_, recv_ranks_;
+  std::vector<long long> send_displs_{0}, recv_displs_{0};
+  index_view send_idx_;
+  mutable std::vector<int> send_idx_host_;
+};
+
+}  // namespace spk::dist

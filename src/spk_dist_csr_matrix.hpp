@@ -166,15 +166,20 @@ class DistCsrMatrix {
   /// From blocks already split, in any memory space (spgemm passes device
   /// blocks, which are shared, not copied): the local block's columns are
   /// numbered from col_layout.begin(), the ghost block's index ghost_gids
-  /// (sorted global columns none of which this rank owns).  Collective.
+  /// (sorted global columns none of which this rank owns; ghost_gids_device,
+  /// if not empty, the same list already in device memory, which C then
+  /// shares).  Collective.
   template <class D2>
   DistCsrMatrix(const RowLayout& row_layout, const RowLayout& col_layout,
                 const CsrMatrix<Scalar, Ordinal, Offset, D2>& local,
                 const CsrMatrix<Scalar, Ordinal, Offset, D2>& ghost,
-                const std::vector<long long>& ghost_gids, const Impl::StepTimer& step = {})
+                const std::vector<long long>& ghost_gids,
+                const Kokkos::View<long long*, device_type>& ghost_gids_device = {},
+                const Impl::StepTimer& step = {})
       : row_layout_(row_layout), col_layout_(col_layout) {
     assemble(create_mirror_view_and_copy(device_type(), local),
-             create_mirror_view_and_copy(device_type(), ghost), ghost_gids, step);
+             create_mirror_view_and_copy(device_type(), ghost), ghost_gids, ghost_gids_device,
+             step);
   }
 
   /// Distributes a global host matrix held by `root` (the argument is
@@ -388,17 +393,23 @@ class DistCsrMatrix {
 
  private:
   void assemble(const local_matrix_type& local, const local_matrix_type& ghost,
-                const std::vector<long long>& ghost_gids, const Impl::StepTimer& step = {}) {
+                const std::vector<long long>& ghost_gids,
+                const Kokkos::View<long long*, device_type>& ghost_gids_device = {},
+                const Impl::StepTimer& step = {}) {
     local_ = local;
     ghost_ = ghost;
     ghost_gids_host_ = ghost_gids;
-    ghost_gids_ = Kokkos::View<long long*, device_type>(
-        Kokkos::ViewAllocateWithoutInitializing("spk::dist::ghost_gids"), ghost_gids.size());
-    Kokkos::View<const long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> h(ghost_gids.data(),
-                                                                                 ghost_gids.size());
-    Kokkos::deep_copy(ghost_gids_, h);
+    if (ghost_gids_device.extent(0) == ghost_gids.size() && ghost_gids.size() > 0) {
+      ghost_gids_ = ghost_gids_device;
+    } else {
+      ghost_gids_ = Kokkos::View<long long*, device_type>(
+          Kokkos::ViewAllocateWithoutInitializing("spk::dist::ghost_gids"), ghost_gids.size());
+      Kokkos::View<const long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> h(
+          ghost_gids.data(), ghost_gids.size());
+      Kokkos::deep_copy(ghost_gids_, h);
+    }
     if (step) step("plan.ghost_gids");
-    plan_ = std::make_shared<CommPlan<device_type>>(col_layout_, ghost_gids, step);
+    plan_ = std::make_shared<CommPlan<device_type>>(col_layout_, ghost_gids, ghost_gids_, step);
     global_nnz_ = Impl::allreduce_sum<long long>(comm(), local_nnz());
     workspace_ = std::make_shared<SpmvWorkspace>();
     if (step) step("plan.global_nnz");

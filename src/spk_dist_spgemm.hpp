@@ -489,7 +489,7 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   step("ghost_columns");
   t = now();
   DistCsrMatrix<S, O, F, D> C(A.row_layout(), B.col_layout(), c_local, ghost.matrix, ghost.gids,
-                              time_steps ? StepTimer(step) : StepTimer());
+                              ghost.gids_device, time_steps ? StepTimer(step) : StepTimer());
   h.times.assemble += seconds_since(t);
   step("c_matrix_and_plan");
   h.done_ = true;

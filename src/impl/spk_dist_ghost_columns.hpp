@@ -17,6 +17,7 @@ template <class S, class O, class F, class D>
 struct CompactedColumns {
   CsrMatrix<S, O, F, D> matrix;  // shares G's row map; new columns and values
   std::vector<long long> gids;
+  Kokkos::View<long long*, D> gids_device;  // the same list on the device
 };
 
 /// Renumbers the global columns of G (sorted within each row) into the
@@ -64,8 +65,8 @@ CompactedColumns<S, O, F, D> compact_ghost_columns(const ExecSpace& space,
       "spk::dist::ghost_mark", Kokkos::RangePolicy<ExecSpace>(space, 0, nnz),
       KOKKOS_LAMBDA(const long long k) { mark(ci(k) - lo) = 1; });  // same value from every writer
   const O ng = spk::Impl::exclusive_scan(space, mark, width);
-  const auto gids =
-      spk::Impl::pooled_view<Kokkos::View<long long*, D>>(space, temps, "spk::dist::gids", ng);
+  const Kokkos::View<long long*, D> gids(
+      Kokkos::ViewAllocateWithoutInitializing("spk::dist::ghost_gids"), ng);
   Kokkos::parallel_for(
       "spk::dist::ghost_gids", Kokkos::RangePolicy<ExecSpace>(space, 0, width),
       KOKKOS_LAMBDA(const long long c) {
@@ -79,6 +80,7 @@ CompactedColumns<S, O, F, D> compact_ghost_columns(const ExecSpace& space,
         if (with_values) vals(k) = gv(k);
       });
   out.matrix = Matrix(static_cast<O>(rows), ng, G.row_map(), cols, vals);
+  out.gids_device = gids;
   out.gids.resize(ng);
   Kokkos::deep_copy(
       space,
