@@ -77,6 +77,24 @@ void exchange_views(MPI_Comm comm, int tag, const std::vector<int>& send_ranks,
   Kokkos::deep_copy(recv, hr);
 }
 
+/// idx(k) = wanted(k) - begin on the device; returns a wanted global index
+/// outside [begin, end), or a negative number if there is none.  (A free
+/// function: CUDA device lambdas may not live in constructors.)
+template <class Wanted, class Idx>
+long long local_indices(const Wanted& wanted, const Idx& idx, long long begin, long long end) {
+  using Exec = typename Idx::execution_space;
+  long long bad = -1;
+  Kokkos::parallel_reduce(
+      "spk::dist::send_idx", Kokkos::RangePolicy<Exec>(0, wanted.extent(0)),
+      KOKKOS_LAMBDA(const long long k, long long& b) {
+        const long long g = wanted(k);
+        idx(k) = static_cast<int>(g - begin);
+        if ((g < begin || g >= end) && g > b) b = g;
+      },
+      Kokkos::Max<long long>(bad));
+  return bad;
+}
+
 }  // namespace spk::dist::Impl
 
 namespace spk::dist {
@@ -154,17 +172,7 @@ class CommPlan {
       Impl::exchange_views(comm_, 7101, recv_ranks_, recv_displs_, ghost_gids_device, send_ranks_,
                            send_displs_, wanted);
       if (step) step("plan.wanted_gids");
-      auto idx = send_idx_;
-      const long long end = layout.end();
-      using Exec = typename device_type::execution_space;
-      Kokkos::parallel_reduce(
-          "spk::dist::send_idx", Kokkos::RangePolicy<Exec>(0, nw),
-          KOKKOS_LAMBDA(const long long k, long long& b) {
-            const long long g = wanted(k);
-            idx(k) = static_cast<int>(g - begin);
-            if ((g < begin || g >= end) && g > b) b = g;
-          },
-          Kokkos::Max<long long>(bad));
+      bad = Impl::local_indices(wanted, send_idx_, begin, layout.end());
     } else {
       std::vector<long long> wanted(nw);
       std::vector<MPI_Request> req;
