@@ -60,7 +60,8 @@ class DistSpgemmHandle {
   // Per fetched entry: its position p in b_local_ (p >= 0) or in b_ghost_
   // (-(p + 1)), for numeric's values.
   Kokkos::View<F*, device_type> fetch_dest_;
-  Kokkos::View<char*, device_type> send_buf_;  // packed rows of B to send
+  Kokkos::View<long long*, device_type> fetch_rp_;  // fetched rows' entry offsets
+  Kokkos::View<char*, device_type> send_buf_;       // packed rows of B to send
   Impl::LocalSpgemmHandle<O, F, device_type> local_, ghost_;
   std::vector<std::shared_ptr<void>> pooled_;  // pooled memory behind the Views above
 };
@@ -353,7 +354,8 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   SPK_REQUIRE(bl_nnz + bg_nnz + nf <= static_cast<long long>(std::numeric_limits<F>::max()),
               Overflow, "spk::dist::spgemm: rank ", A.row_layout().rank(), " needs ",
               bl_nnz + bg_nnz + nf, " entries of B, more than the offset type holds");
-  auto rrp_d = pooled(Kokkos::View<long long*, Dev>(), temps, "spk::dist::rrp", rrp.size());
+  h.fetch_rp_ = pooled(Kokkos::View<long long*, Dev>(), h.pooled_, "spk::dist::rrp", rrp.size());
+  auto rrp_d = h.fetch_rp_;
   Kokkos::deep_copy(
       space, rrp_d,
       Kokkos::View<long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(rrp.data(), rrp.size()));
@@ -478,9 +480,9 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   // 5. C's local block is A_comb·B_local; A_comb·B_ghost gives the ghost
   // block in global columns (both sorted, so no split of C is needed).
   t = now();
-  Local c_local = local_spgemm_symbolic(space, h.local_, h.a_comb_, h.b_local_, false);
+  Local c_local = local_spgemm_symbolic(space, h.local_, h.a_comb_, h.b_local_);
   step("local_product");
-  h.c_ghost_ = local_spgemm_symbolic(space, h.ghost_, h.a_comb_, h.b_ghost_, false);
+  h.c_ghost_ = local_spgemm_symbolic(space, h.ghost_, h.a_comb_, h.b_ghost_);
   h.times.local += seconds_since(t);
   step("ghost_product");
   t = now();
@@ -527,19 +529,7 @@ void spgemm_numeric(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
   std::vector<std::shared_ptr<void>> temps;
   auto fvals = Impl::exchange_view<Kokkos::View<S*, Dev>>(space, temps, "spk::dist::fetched_values",
                                                           h.fetched_nnz_);
-  // The fetched rows' entry offsets, from the handle's per-row layout.
-  auto rrp = spk::Impl::pooled_view<Kokkos::View<long long*, Dev>>(space, temps, "spk::dist::rrp",
-                                                                   h.fetched_rows_ + 1);
-  {
-    auto blrm = h.b_local_.row_map(), bgrm = h.b_ghost_.row_map();
-    const long long nb = B.row_layout().local_size();
-    Kokkos::parallel_for(
-        "spk::dist::fetched_offsets", Kokkos::RangePolicy<ExecSpace>(space, 0, h.fetched_rows_ + 1),
-        KOKKOS_LAMBDA(const long long j) {
-          rrp(j) = (blrm(nb + j) - blrm(nb)) + (bgrm(nb + j) - bgrm(nb));
-        });
-  }
-  Impl::fetch_rows(space, A, B, h, Kokkos::View<O*, Dev>(), fvals, rrp, false, true, 7105);
+  Impl::fetch_rows(space, A, B, h, Kokkos::View<O*, Dev>(), fvals, h.fetch_rp_, false, true, 7105);
   h.times.fetch += Impl::seconds_since(t);
   t = Impl::now();
   Impl::b_ext_values(space, B, h, fvals);

@@ -74,7 +74,7 @@ namespace Impl {
 template <class ExecSpace, class S, class O, class F, class HD, class DA, class DB, class DC>
 void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
                           const CsrMatrix<S, O, F, DA>& A, const CsrMatrix<S, O, F, DB>& B,
-                          CsrMatrix<S, O, F, DC>& C, bool pooled_c);
+                          CsrMatrix<S, O, F, DC>& C);
 }  // namespace Impl
 
 /// Symbolic phase of C = A·B: checks the shapes (and A's and B's structure
@@ -87,18 +87,16 @@ template <class ExecSpace, class S, class O, class F, class HD, class DA, class 
 void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
                      const CsrMatrix<S, O, F, DA>& A, const CsrMatrix<S, O, F, DB>& B,
                      CsrMatrix<S, O, F, DC>& C) {
-  Impl::spgemm_symbolic_into(space, handle, A, B, C, false);
+  Impl::spgemm_symbolic_into(space, handle, A, B, C);
 }
 
 namespace Impl {
 
-/// spgemm_symbolic; with pooled_c, C's arrays come from spk's memory pool
-/// and the handle keeps them (for callers inside spk whose C is a
-/// temporary that the handle outlives, like the distributed layer's).
+/// spgemm_symbolic's body (in Impl, where its helpers live).
 template <class ExecSpace, class S, class O, class F, class HD, class DA, class DB, class DC>
 void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
                           const CsrMatrix<S, O, F, DA>& A, const CsrMatrix<S, O, F, DB>& B,
-                          CsrMatrix<S, O, F, DC>& C, bool pooled_c) {
+                          CsrMatrix<S, O, F, DC>& C) {
   using Dev = device_t<ExecSpace>;
   using Handle = SpgemmHandle<O, F, HD>;
   Impl::spgemm_check_access<ExecSpace, CsrMatrix<S, O, F, DA>, CsrMatrix<S, O, F, DB>,
@@ -277,11 +275,9 @@ void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle
   // 4. Row pointers, scanned in 64 bits; nnz(C) is checked against Offset
   // before C's columns and values are allocated.
   using CMat = CsrMatrix<S, O, F, DC>;
-  // Pooled arrays (pooled_c) live as long as the handle's plan.
+  // C's arrays are Kokkos Views the caller owns.
   auto c_array = [&](auto view_tag, const char* label, std::size_t n) {
-    using View = decltype(view_tag);
-    if (!pooled_c) return View(Kokkos::ViewAllocateWithoutInitializing(label), n);
-    return pooled_view<View>(space, plan.c_owners, label, n);
+    return decltype(view_tag)(Kokkos::ViewAllocateWithoutInitializing(label), n);
   };
   const auto row_map = c_array(typename Handle::row_map_type(), "spk::spgemm::C.row_map", m + 1);
   std::int64_t nnz_c = 0;

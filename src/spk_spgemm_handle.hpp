@@ -125,10 +125,9 @@ class SpgemmHandle {
 
   // ---- implementation state, written by spgemm_symbolic -------------------
   struct Plan {
-    row_map_type row_map_c;                       // C's row pointers (shared with C)
-    perm_type perm;                               // rows grouped by bin (BinnedHash)
-    std::shared_ptr<void> perm_owner;             // the pooled memory behind perm
-    std::vector<std::shared_ptr<void>> c_owners;  // C's pooled arrays, when asked for
+    row_map_type row_map_c;            // C's row pointers (shared with C)
+    perm_type perm;                    // rows grouped by bin (BinnedHash)
+    std::shared_ptr<void> perm_owner;  // the pooled memory behind perm
     Ordinal a_rows = 0, a_cols = 0, b_cols = 0;
     std::uint64_t a_nnz = 0, b_nnz = 0;
     std::uint64_t slab_capacity = 0;  // entries per slab (global rows)

@@ -30,15 +30,14 @@ struct LocalSpgemmHandle {
   std::shared_ptr<spk::SpgemmHandle<O, F, D>> handle;
 };
 
-/// C's pattern of A·B (columns sorted, distinct), with values.  With
-/// pooled_c, C's arrays come from spk's memory pool and the handle keeps
-/// them (C is the layer's temporary); otherwise they are Kokkos Views that
-/// C owns (C becomes a block of the result).  B without entries makes C
-/// empty without running a product (numeric then does nothing).
+/// C's pattern of A·B (columns sorted, distinct), with values; C's arrays
+/// are Kokkos Views that C owns (C becomes a block of the distributed
+/// result).  B without entries makes C empty without running a product
+/// (numeric then does nothing).
 template <class ExecSpace, class S, class O, class F, class D>
 CsrMatrix<S, O, F, D> local_spgemm_symbolic(const ExecSpace& space, LocalSpgemmHandle<O, F, D>& h,
                                             const CsrMatrix<S, O, F, D>& A,
-                                            const CsrMatrix<S, O, F, D>& B, bool pooled_c) {
+                                            const CsrMatrix<S, O, F, D>& B) {
   SPK_REQUIRE(A.num_cols() == B.num_rows(), ShapeMismatch, "spk::dist::local_spgemm: A is ",
               +A.num_rows(), "x", +A.num_cols(), ", B is ", +B.num_rows(), "x", +B.num_cols());
   // spk::spgemm fills C's columns in numeric, and the distributed symbolic
@@ -56,7 +55,7 @@ CsrMatrix<S, O, F, D> local_spgemm_symbolic(const ExecSpace& space, LocalSpgemmH
   opt.validate_inputs = false;  // built by this layer; B_ext's rows are unsorted
   h.handle = std::make_shared<spk::SpgemmHandle<O, F, D>>(opt);
   CsrMatrix<S, O, F, D> C;
-  spk::Impl::spgemm_symbolic_into(space, *h.handle, A, B, C, pooled_c);
+  spk::spgemm_symbolic(space, *h.handle, A, B, C);
   spk::spgemm_numeric(space, *h.handle, A, B, C);
   h.nnz = C.nnz();
   h.products = static_cast<long long>(h.handle->products());
