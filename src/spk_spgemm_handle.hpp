@@ -53,9 +53,12 @@ namespace Impl {
 /// Binning of the rows of A (and so of C) by their number of products, kept
 /// by the handle so that numeric never recounts.
 struct SpgemmBin {
-  int log2_capacity = 0;            ///< table capacity of the rows in this bin
-  int group = 0;                    ///< 0: a lane group per row, 1: a team per row, 2: global slab
+  int log2_capacity = 0;  ///< table capacity of the rows in this bin
+  /// 0: a lane group per row, 1: a team per row, 2: global slab, 3: a thread
+  /// per row, 4: a warp per row, sorted in registers (CUDA)
+  int group = 0;
   int team_size = 1;                ///< threads per team of this bin's kernel
+  int slots = 1;                    ///< group 4: products per lane, at least
   std::int64_t begin = 0, end = 0;  ///< range in the permutation
 };
 

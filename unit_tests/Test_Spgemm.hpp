@@ -168,6 +168,47 @@ TEST(TEST_CATEGORY, spgemm_long_rows) {
   check_product(A, B_wide, "long rows, 500x200000 B");
 }
 
+/// Host CSR of `rows` rows with 0 … 2·per_row distinct random columns each
+/// (sparse construction: for many rows).
+inline HostCsr<> random_sparse_rows(int rows, int cols, int per_row, std::uint64_t seed) {
+  spk::Impl::SplitMix64 rng(seed);
+  std::vector<std::vector<std::pair<int, double>>> r(rows);
+  for (auto& row : r) {
+    const int n = std::min<int>(cols, static_cast<int>(rng.below(2 * per_row + 1)));
+    std::vector<int> c;
+    while (static_cast<int>(c.size()) < n) {
+      const int x = static_cast<int>(rng.below(cols));
+      if (std::find(c.begin(), c.end(), x) == c.end()) c.push_back(x);
+    }
+    std::sort(c.begin(), c.end());
+    for (int x : c)
+      row.emplace_back(x, (rng.uniform() < 0.5 ? -1.0 : 1.0) * (0.25 + rng.uniform()));
+  }
+  return spk::reference::csr_from_rows<double, int, int>(rows, cols, r);
+}
+
+TEST(TEST_CATEGORY, spgemm_many_rows) {
+  // Enough rows per bin to fill a GPU, so that the per-thread, lane, and
+  // (CUDA) warp-sorted row kernels run, not a team per row: 0-24 entries per
+  // row of A times 0-12 per row of B gives rows of 0 to about 300 products,
+  // most of them under 256.  Narrow B: many products per column, so runs of
+  // equal columns cross the lanes of a warp.  Very wide B: columns too wide
+  // to pack beside a product number in 32 bits (warp-sorted rows of 256).
+  auto A = random_sparse_rows(60000, 60000, 12, 31);
+  check_product(A, random_sparse_rows(60000, 60000, 6, 32), "60000 rows, wide B", true);
+  check_product(A, random_sparse_rows(60000, 150, 6, 33), "60000 rows, 150-column B", true);
+  check_product(A, random_sparse_rows(60000, (1 << 24) + 3, 6, 34), "60000 rows, 2^24+3 columns",
+                true);
+  if (!spk::Impl::is_host_space_v<ExecSpace> && !std::getenv("SPK_SPGEMM_WARP_SORT")) {
+    // Every bin sorted, by groups of 8 and 16 lanes too (4 products per
+    // lane), in both phases: the tuning knob of spk_spgemm_binned.hpp.
+    setenv("SPK_SPGEMM_WARP_SORT", "5:8:5:8:4:4", 1);
+    check_product(A, random_sparse_rows(60000, 60000, 6, 32), "sub-warp rows, wide B", true);
+    check_product(A, random_sparse_rows(60000, 150, 6, 33), "sub-warp rows, 150-column B", true);
+    unsetenv("SPK_SPGEMM_WARP_SORT");
+  }
+}
+
 /// Operands with a zero dimension or no entries (both APIs are checked on them).
 struct EdgeCase {
   HostCsr<> A, B;

@@ -16,7 +16,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <impl/spk_spgemm_common.hpp>
+#include <impl/spk_spgemm_warp_sort.hpp>
 #include <spk_error.hpp>
 #include <spk_memory_pool.hpp>
 #include <spk_spgemm_handle.hpp>
@@ -39,6 +41,21 @@ struct SpgemmBinnedTuning {
   int max_thread_log2 = 0;      // tables up to 2^this: one row per thread (0: none)
   int max_thread_log2_sym = 0;  // the same for symbolic alone (keys only: smaller)
   int concurrency = 1;          // bins of fewer rows than concurrency / 32 get a team per row
+  // Rows of at most 2^log2 products sorted by a warp (spk_spgemm_warp_sort.hpp)
+  // instead of hashed, for log2 in [min, max]; 0: none.  Numeric, symbolic.
+  int warp_sort_min_log2 = 0, warp_sort_max_log2 = 0;
+  int warp_sort_min_log2_sym = 0, warp_sort_max_log2_sym = 0;
+  int warp_sort_warps = 4;  // warps per team
+  int warp_sort_slots = 1;  // products per lane, at least (rows of 2^l: 2^l / slots lanes)
+  /// Largest bin whose rows must fit a warp sort (their products, not their
+  /// distinct columns, bound the bin).
+  int sort_max_log2() const { return std::max(warp_sort_max_log2, warp_sort_max_log2_sym); }
+  bool warp_sort(int log2) const {
+    return log2 >= warp_sort_min_log2 && log2 <= warp_sort_max_log2;
+  }
+  bool warp_sort_sym(int log2) const {
+    return log2 >= warp_sort_min_log2_sym && log2 <= warp_sort_max_log2_sym;
+  }
 };
 
 constexpr int spgemm_min_log2 = 5;  // smallest table: 32 entries
@@ -73,6 +90,30 @@ SpgemmBinnedTuning spgemm_binned_tuning(const ExecSpace& space, const SpgemmOpti
     t.max_thread_log2 = 5;
     t.max_thread_log2_sym = 6;
     t.concurrency = Impl::concurrency(space);
+    if constexpr (spgemm_warp_sort_capable<ExecSpace>()) {
+      // Numeric: rows of up to 256 products sorted by 4-32 lanes, 8 per
+      // lane (the thread and lane bins' tables of values hold occupancy
+      // down: 2-4x slower on H100).  Symbolic keeps its key-only thread and
+      // lane tables up to 128 (as fast or faster there) and sorts the rows
+      // of 129-256 (see docs/spgemm.md, "Warp-sorted rows").
+      t.warp_sort_min_log2 = 5;
+      t.warp_sort_max_log2 = 8;
+      t.warp_sort_min_log2_sym = 8;
+      t.warp_sort_max_log2_sym = 8;
+      t.warp_sort_slots = 8;
+      // SPK_SPGEMM_WARP_SORT=nmin:nmax:smin:smax[:warps[:slots]] for tuning runs.
+      if (const char* env = std::getenv("SPK_SPGEMM_WARP_SORT")) {
+        int w[6] = {0, 0, 0, 0, t.warp_sort_warps, t.warp_sort_slots};
+        std::sscanf(env, "%d:%d:%d:%d:%d:%d", &w[0], &w[1], &w[2], &w[3], &w[4], &w[5]);
+        t.warp_sort_slots = std::clamp(w[5], 1, 8);
+        for (int q = 0; q < 4; ++q) w[q] = std::clamp(w[q], 0, 8);
+        t.warp_sort_min_log2 = w[0];
+        t.warp_sort_max_log2 = w[1];
+        t.warp_sort_min_log2_sym = w[2];
+        t.warp_sort_max_log2_sym = w[3];
+        t.warp_sort_warps = std::clamp(w[4], 1, 32);
+      }
+    }
   }
   t.scratch = scratch;
   int lt = spgemm_min_log2;
@@ -102,13 +143,21 @@ inline int spgemm_thread_rows(const SpgemmBinnedTuning& t, std::size_t row_bytes
 }
 
 /// Bin of a row: -1 for rows without products, [0, nb - 1) for scratch
-/// tables of 2^(bin + spgemm_min_log2) entries, nb - 1 for long rows.
+/// tables of 2^(bin + spgemm_min_log2) entries, nb - 1 for long rows.  Rows
+/// whose products (not only their distinct columns) fit 2^sort_max_log2 go
+/// by their products, so that a warp can sort them; the other rows go to
+/// bins above those.
 struct SpgemmBinOf {
   std::uint64_t ncols;
   int max_team_log2, nb;
+  int sort_max_log2 = 0;
   KOKKOS_INLINE_FUNCTION int operator()(std::uint64_t p) const {
     if (p == 0) return -1;
-    const int l = log2_exact(spgemm_table_capacity(p < ncols ? p : ncols));
+    int l = log2_exact(spgemm_table_capacity(p));
+    if (l > sort_max_log2) {
+      l = log2_exact(spgemm_table_capacity(p < ncols ? p : ncols));
+      if (l <= sort_max_log2) l = sort_max_log2 + 1;
+    }
     return l > max_team_log2 ? nb - 1 : l - spgemm_min_log2;
   }
 };
@@ -251,10 +300,14 @@ std::vector<SpgemmBin> spgemm_bin_rows(const ExecSpace& space, std::int64_t m,
         // they get a team each, which finishes each row sooner.
         const bool few = count * 32 < t.concurrency;
         bin.group = few                                      ? 1
+                    : t.warp_sort(bin.log2_capacity)         ? 4
                     : bin.log2_capacity <= t.max_thread_log2 ? 3
                     : bin.log2_capacity <= t.max_lane_log2   ? 0
                                                              : 1;
-        if (bin.group == 3) {
+        if (bin.group == 4) {
+          bin.team_size = t.warp_sort_warps;
+          bin.slots = t.warp_sort_slots;
+        } else if (bin.group == 3) {
           // One row per thread: rows per team as scratch allows, whole warps.
           const std::size_t row_bytes = (std::size_t(1) << bin.log2_capacity) * entry_bytes;
           bin.team_size = spgemm_thread_rows(t, row_bytes);
@@ -515,7 +568,16 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
   for (const SpgemmBin& bin : bins) {
     const ExecSpace& sp = streams.next();
     const std::int64_t begin = bin.begin, nr = bin.end - bin.begin;
-    if (bin.group == 3 || (bin.group == 0 && bin.log2_capacity <= t.max_thread_log2_sym)) {
+    const bool many_short_rows = bin.group == 0 || bin.group == 3 || bin.group == 4;
+    if constexpr (spgemm_warp_sort_capable<ExecSpace>()) {
+      if (many_short_rows && t.warp_sort_sym(bin.log2_capacity)) {
+        spgemm_warp_sort_symbolic(sp, bin.log2_capacity, t.warp_sort_slots, v, perm, begin, nr,
+                                  counts, t.warp_sort_warps);
+        continue;
+      }
+    }
+    if (bin.group == 3 ||
+        ((bin.group == 0 || bin.group == 4) && bin.log2_capacity <= t.max_thread_log2_sym)) {
       // One row per thread, tables interleaved (slot s of thread t at
       // s * T + t) so that the threads of a warp hit different banks.
       const std::uint32_t cap = 1u << bin.log2_capacity;
@@ -544,7 +606,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
             }
             counts(i + 1) = count;
           });
-    } else if (bin.group == 0) {
+    } else if (bin.group == 0 || bin.group == 4) {
       const std::uint32_t cap = 1u << bin.log2_capacity;
       const std::size_t bytes = Scratch::bytes(cap, V_, false);
       // Keys only: more rows per team than numeric's tables allow.
@@ -789,7 +851,15 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
   for (const SpgemmBin& bin : bins) {
     const ExecSpace& sp = streams.next();
     const std::int64_t begin = bin.begin, nr = bin.end - bin.begin;
-    if (bin.group == 3) {
+    if (bin.group == 4) {
+      if constexpr (spgemm_warp_sort_capable<ExecSpace>()) {
+        spgemm_warp_sort_numeric(sp, bin.log2_capacity, bin.slots, v, perm, begin, nr, ncols,
+                                 bin.team_size);
+      } else {
+        SPK_REQUIRE(false, Error, "spk::spgemm_numeric: the handle's symbolic ran on a backend ",
+                    "with warp-sorted rows, ", ExecSpace::name(), " has none");
+      }
+    } else if (bin.group == 3) {
       // One row per thread on interleaved tables (see symbolic): sum, compact
       // in place, insertion-sort the few entries, write the row.
       const std::uint32_t cap = 1u << bin.log2_capacity;
