@@ -146,8 +146,7 @@ void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle
   if (algo == SpgemmAlgorithm::BinnedHash) {
     // 1. One pass: validation, products per row (64 bits), rows per bin.
     const double avg_b = B.num_rows() > 0 ? double(B.nnz()) / double(B.num_rows()) : 0.0;
-    auto t = Impl::spgemm_binned_tuning(space, opt, avg_b, sizeof(O) + sizeof(S));
-    if (!std::is_arithmetic_v<S>) t.warp_sort_max_log2 = t.warp_sort_max_log2_sym = 0;
+    const auto t = Impl::spgemm_binned_tuning<S>(space, opt, avg_b, sizeof(O) + sizeof(S));
     const Impl::SpgemmBinOf bin_of{ncols, t.max_team_log2,
                                    t.max_team_log2 - Impl::spgemm_min_log2 + 2, t.sort_max_log2()};
     // B is often A itself (C = A·A): then A's check covers it.

@@ -55,7 +55,7 @@ namespace Impl {
 struct SpgemmBin {
   int log2_capacity = 0;  ///< table capacity of the rows in this bin
   /// 0: a lane group per row, 1: a team per row, 2: global slab, 3: a thread
-  /// per row, 4: a warp per row, sorted in registers (CUDA)
+  /// per row, 4: a group of a warp's lanes per row, sorted in registers (CUDA)
   int group = 0;
   int team_size = 1;                ///< threads per team of this bin's kernel
   int slots = 1;                    ///< group 4: products per lane, at least

@@ -202,10 +202,12 @@ TEST(TEST_CATEGORY, spgemm_many_rows) {
   if (!spk::Impl::is_host_space_v<ExecSpace> && !std::getenv("SPK_SPGEMM_WARP_SORT")) {
     // Every bin sorted, by groups of 8 and 16 lanes too (4 products per
     // lane), in both phases: the tuning knob of spk_spgemm_binned.hpp.
-    setenv("SPK_SPGEMM_WARP_SORT", "5:8:5:8:4:4", 1);
+    struct Knob {  // unset again however the checks end
+      Knob() { setenv("SPK_SPGEMM_WARP_SORT", "5:8:5:8:4:4", 1); }
+      ~Knob() { unsetenv("SPK_SPGEMM_WARP_SORT"); }
+    } knob;
     check_product(A, random_sparse_rows(60000, 60000, 6, 32), "sub-warp rows, wide B", true);
     check_product(A, random_sparse_rows(60000, 150, 6, 33), "sub-warp rows, 150-column B", true);
-    unsetenv("SPK_SPGEMM_WARP_SORT");
   }
 }
 

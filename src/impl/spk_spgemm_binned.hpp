@@ -41,8 +41,9 @@ struct SpgemmBinnedTuning {
   int max_thread_log2 = 0;      // tables up to 2^this: one row per thread (0: none)
   int max_thread_log2_sym = 0;  // the same for symbolic alone (keys only: smaller)
   int concurrency = 1;          // bins of fewer rows than concurrency / 32 get a team per row
-  // Rows of at most 2^log2 products sorted by a warp (spk_spgemm_warp_sort.hpp)
-  // instead of hashed, for log2 in [min, max]; 0: none.  Numeric, symbolic.
+  // Rows of at most 2^log2 products sorted by lanes of a warp
+  // (spk_spgemm_warp_sort.hpp) instead of hashed, for log2 in [min, max]; 0: none.  Numeric,
+  // symbolic.
   int warp_sort_min_log2 = 0, warp_sort_max_log2 = 0;
   int warp_sort_min_log2_sym = 0, warp_sort_max_log2_sym = 0;
   int warp_sort_warps = 4;  // warps per team
@@ -61,7 +62,7 @@ struct SpgemmBinnedTuning {
 constexpr int spgemm_min_log2 = 5;  // smallest table: 32 entries
 constexpr int spgemm_max_bins = 14;
 
-template <class ExecSpace>
+template <class S, class ExecSpace>
 SpgemmBinnedTuning spgemm_binned_tuning(const ExecSpace& space, const SpgemmOptions& opt,
                                         double avg_b_row, std::size_t entry_bytes) {
   SpgemmBinnedTuning t;
@@ -90,7 +91,7 @@ SpgemmBinnedTuning spgemm_binned_tuning(const ExecSpace& space, const SpgemmOpti
     t.max_thread_log2 = 5;
     t.max_thread_log2_sym = 6;
     t.concurrency = Impl::concurrency(space);
-    if constexpr (spgemm_warp_sort_capable<ExecSpace>()) {
+    if constexpr (spgemm_warp_sort_capable<ExecSpace, S>()) {
       // Numeric: rows of up to 256 products sorted by 4-32 lanes, 8 per
       // lane (the thread and lane bins' tables of values hold occupancy
       // down: 2-4x slower on H100).  Symbolic keeps its key-only thread and
@@ -569,7 +570,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
     const ExecSpace& sp = streams.next();
     const std::int64_t begin = bin.begin, nr = bin.end - bin.begin;
     const bool many_short_rows = bin.group == 0 || bin.group == 3 || bin.group == 4;
-    if constexpr (spgemm_warp_sort_capable<ExecSpace>()) {
+    if constexpr (spgemm_warp_sort_capable<ExecSpace, S>()) {
       if (many_short_rows && t.warp_sort_sym(bin.log2_capacity)) {
         spgemm_warp_sort_symbolic(sp, bin.log2_capacity, t.warp_sort_slots, v, perm, begin, nr,
                                   counts, t.warp_sort_warps);
@@ -852,7 +853,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
     const ExecSpace& sp = streams.next();
     const std::int64_t begin = bin.begin, nr = bin.end - bin.begin;
     if (bin.group == 4) {
-      if constexpr (spgemm_warp_sort_capable<ExecSpace>()) {
+      if constexpr (spgemm_warp_sort_capable<ExecSpace, S>()) {
         spgemm_warp_sort_numeric(sp, bin.log2_capacity, bin.slots, v, perm, begin, nr, ncols,
                                  bin.team_size);
       } else {

@@ -1,13 +1,15 @@
-// Warp-sorted rows (CUDA): a row of C with at most 32·E products is made by
-// one warp, E products per lane in registers (lane l holds products
-// l·E … l·E + E - 1 of the row), sorted by column with a bitonic network
-// (shuffles between lanes, swaps within a lane).  Equal columns end up next
-// to each other, so symbolic counts the run heads and numeric sums each run
-// (a segmented suffix sum) and writes the heads, in order.  No table and no
-// shared memory: hash tables in scratch cost shared memory per row, which
-// caps occupancy (random:1M:1M:8, 64 products per row on 128-slot tables,
-// ran its numeric at 40 % occupancy), and the rows come out sorted without
-// a separate sort.  CUDA only (warp shuffles); the other backends keep the
+// Warp-sorted rows (CUDA): a row of C with at most L·E products is made by a
+// group of L lanes of a warp (32 / L rows per warp), E products per lane in
+// registers (lane l holds products l·E … l·E + E - 1 of the row), sorted by
+// column with a bitonic network (shuffles between lanes, swaps within a
+// lane).  Equal columns end up next to each other, so symbolic counts the
+// run heads and numeric sums each run (a segmented suffix sum) and writes
+// the heads, in order.  No hash table: tables in scratch cost shared memory
+// per row, which caps occupancy (random:1M:1M:8, 64 products per row on
+// 128-slot tables, ran its numeric at 40 % occupancy), and the rows come out
+// sorted without a separate sort.  Numeric stages only the products' values
+// in shared memory (8 bytes per product) when it sorts packed keys.  CUDA
+// and arithmetic scalars only (warp shuffles); the other backends keep the
 // hash bins (spgemm_warp_sort_capable).
 #pragma once
 
@@ -18,11 +20,12 @@
 
 namespace spk::Impl {
 
-/// Whether ExecSpace runs the warp-sorted row kernels.
-template <class ExecSpace>
+/// Whether ExecSpace runs the warp-sorted row kernels for scalars S (the
+/// shuffles move arithmetic types only).
+template <class ExecSpace, class S>
 constexpr bool spgemm_warp_sort_capable() {
 #if defined(KOKKOS_ENABLE_CUDA)
-  return std::is_same_v<ExecSpace, Kokkos::Cuda>;
+  return std::is_same_v<ExecSpace, Kokkos::Cuda> && std::is_arithmetic_v<S>;
 #else
   return false;
 #endif
@@ -73,7 +76,7 @@ struct Lanes {
 /// Calls emit(e, j, kb, a) for each slot e of this lane that holds a
 /// product of row i (blocked: slot e of lane l is product j = l·E + e; kb
 /// its position in B, a its A value when Values), in no particular order of
-/// lanes.  A's entries go 32 at a time, one per lane; a scan of their B-row
+/// lanes.  A's entries go L at a time, one per lane; a scan of their B-row
 /// lengths gives each entry's first product, and each slot finds its entry
 /// by a binary search over those (shuffles), so every lane loads at most E
 /// products.  Returns the number of products.
@@ -295,10 +298,10 @@ __device__ __forceinline__ void write_runs(const Lanes<L>& g, K (&key)[E], S (&v
 #endif  // __CUDA_ARCH__
 
 /// Numeric: sums row i's products by column and writes the row of C to
-/// cci/cv, in column order.  Packed (B's columns below 2^(32 - log2(32·E)) - 1):
-/// the sort moves 32-bit keys column · 32E + product, and the values wait
-/// in `stage` (32·E per warp, shared memory) to be read back by product:
-/// one shuffle per exchange instead of three (column and a double).
+/// cci/cv, in column order.  Packed (B's columns fit beside a product number
+/// in 32 bits): the sort moves 32-bit keys column · L·E + product, and the
+/// values wait in `stage` (L·E per row, shared memory) to be read back by
+/// product: one shuffle per exchange instead of three (column and a double).
 /// Otherwise columns and values move together.
 template <int L, int E, bool Packed, class V, class K, class S>
 KOKKOS_INLINE_FUNCTION void fill_row(const V& v, std::int64_t i, K pad, K* cci, S* cv, S* stage) {
