@@ -1,9 +1,12 @@
 // perf_spgemm: C = A·A (A·Aᵀ for rectangular A), fp64, side by side in one
 // run: spk (two-phase, fresh handle each time, and numeric reuse), spk's
 // one-call spk::spgemm (spk-onecall: a fused single pass on host spaces), Kokkos
-// Kernels SPGEMM_KK, cuSPARSE cusparseSpGEMM (CUDA), the serial reference and
-// the historical baselines (CSR×CSC dot products, dense output) where they
-// fit.  Prints a table and writes JSON records (one per matrix and impl).
+// Kernels SPGEMM_KK, cuSPARSE cusparseSpGEMM (CUDA; cusparse-spgemm with
+// cudaMalloc/cudaFree, the reference of speedup_vs_cusparse, and
+// cusparse-spgemm-pooled with CUDA's default stream-ordered pool keeping
+// freed memory, as spk's pool does), the serial reference and the historical baselines (CSR×CSC dot
+// products, dense output) where they fit.  Prints a table and writes JSON records (one per matrix
+// and impl).
 //
 //   perf_spgemm [MATRIX|SPEC|DIR ...] [--space serial|openmp|cuda] [--repeat N]
 //               [--warmup N] [--json FILE] [--quick] [--no-baselines] [--check]
@@ -17,11 +20,13 @@
 // product held at once beyond its inputs (C included), from Kokkos's
 // allocation hooks (spk, Kokkos Kernels; spk's pooled temporaries report
 // through the same hooks, spk_memory_pool.hpp) or from the cudaMalloc calls
-// (cuSPARSE).  SPK_MEMORY_POOL=0 in the environment turns spk's pool off.
+// (cuSPARSE).  SPK_MEMORY_POOL=0 in the environment turns spk's pool off
+// (temporaries and C then come from Kokkos).
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -185,19 +190,29 @@ using DevCsr = spk::CsrMatrix<S, O, F, spk::device_t<ExecSpace>>;
 
 /// cusparseSpGEMM with the default algorithm: the whole sequence, buffers
 /// and C allocated and freed each time.  Returns nnz(C); peak = the most
-/// bytes cudaMalloc'd at once.
+/// bytes allocated at once.  With `pooled`, the allocations come from CUDA's
+/// default stream-ordered pool (cudaMallocAsync / cudaFreeAsync on the
+/// handle's stream, the legacy default stream here) instead of cudaMalloc /
+/// cudaFree: what a cuSPARSE user with a caching allocator would see, next
+/// to spk's own pool.
 long long cusparse_spgemm(cusparseHandle_t handle, const DevCsr<Kokkos::Cuda>& A,
                           const DevCsr<Kokkos::Cuda>& B, double& sym_ms, double& num_ms,
-                          long long& peak) {
+                          long long& peak, bool pooled) {
   long long live = 0;
   peak = 0;
   auto dmalloc = [&](void** p, size_t n) {
-    SPK_CUDA_CHECK(cudaMalloc(p, n));
+    if (pooled)
+      SPK_CUDA_CHECK(cudaMallocAsync(p, n, cudaStreamLegacy));
+    else
+      SPK_CUDA_CHECK(cudaMalloc(p, n));
     live += static_cast<long long>(n);
     peak = std::max(peak, live);
   };
   auto dfree = [&](void* p, size_t n) {
-    cudaFree(p);
+    if (pooled)
+      cudaFreeAsync(p, cudaStreamLegacy);
+    else
+      cudaFree(p);
     live -= static_cast<long long>(n);
   };
   const double t0 = now_ms();
@@ -385,6 +400,8 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
     }
   }
 
+  // The baselines start with the device memory spk's pool kept given back.
+  spk::trim_memory_pool();
 #if defined(SPK_HAVE_KOKKOSKERNELS)
   out.push_back(measure("kk-spgemm-kk", opt, [&](double& s, double& n, long long& nnz) {
     using MS = typename ExecSpace::memory_space;
@@ -417,14 +434,27 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
   if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
     cusparseHandle_t handle;
     SPK_CUSPARSE_CHECK(cusparseCreate(&handle));
-    long long cu_peak = 0;
-    Result r = measure("cusparse-spgemm", opt, [&](double& s, double& n, long long& nnz) {
-      long long p = 0;
-      nnz = cusparse_spgemm(handle, A, B, s, n, p);
-      cu_peak = std::max(cu_peak, p);
-    });
-    r.peak_bytes = cu_peak;
-    out.push_back(r);
+    cudaMemPool_t default_pool;
+    SPK_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&default_pool, space.cuda_device()));
+    for (const bool pooled : {false, true}) {
+      // The pooled variant caches like spk's pool: the default pool keeps
+      // freed memory across synchronisations (its threshold is 0 by default).
+      std::uint64_t keep = pooled ? UINT64_MAX : 0;
+      cudaMemPoolSetAttribute(default_pool, cudaMemPoolAttrReleaseThreshold, &keep);
+      long long cu_peak = 0;
+      Result r = measure(pooled ? "cusparse-spgemm-pooled" : "cusparse-spgemm", opt,
+                         [&](double& s, double& n, long long& nnz) {
+                           long long p = 0;
+                           nnz = cusparse_spgemm(handle, A, B, s, n, p, pooled);
+                           cu_peak = std::max(cu_peak, p);
+                         });
+      r.peak_bytes = cu_peak;
+      out.push_back(r);
+    }
+    std::uint64_t none = 0;
+    cudaMemPoolSetAttribute(default_pool, cudaMemPoolAttrReleaseThreshold, &none);
+    cudaDeviceSynchronize();
+    cudaMemPoolTrimTo(default_pool, 0);
     cusparseDestroy(handle);
   }
 #endif

@@ -5,7 +5,9 @@
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <cstddef>
 #include <spk_config.hpp>
+#include <string>
 #include <vector>
 
 #if defined(KOKKOS_VERSION) && KOKKOS_VERSION >= 40000
@@ -83,6 +85,67 @@ const char* space_name() {
 #endif
   return ExecSpace::name();
 }
+
+// ---- Views over memory spk allocates itself --------------------------------
+// A managed View normally owns memory Kokkos allocated.  spk hands the caller
+// Views over memory from its own pool (C's arrays on CUDA): they must behave
+// like any managed View (copies share ownership, label(), use_count()) and
+// give the memory back when the last copy goes.  That takes a Kokkos
+// allocation record of spk's own, which Kokkos 4.x (legacy View, not a debug
+// build, which links records into a checked list) allows through its internal
+// SharedAllocationRecord<void, void> and View(tracker, mapping) constructor.
+// Elsewhere adopt_allocation is not available and callers allocate with Kokkos.
+#if SPK_KOKKOS_4 && KOKKOS_VERSION < 50000 && !defined(KOKKOS_ENABLE_DEBUG)
+#define SPK_CAN_ADOPT_ALLOCATIONS 1
+#else
+#define SPK_CAN_ADOPT_ALLOCATIONS 0
+#endif
+
+#if SPK_CAN_ADOPT_ALLOCATIONS
+/// The record behind adopted memory: Kokkos calls destroy() when the last
+/// View copy goes; it calls `release` on the memory.
+class AdoptedAllocationRecord final : public Kokkos::Impl::SharedAllocationRecord<void, void> {
+  using Base = Kokkos::Impl::SharedAllocationRecord<void, void>;
+  using Header = Kokkos::Impl::SharedAllocationHeader;
+
+ public:
+  using Release = void (*)(void* ptr, std::size_t bytes, const std::string& label);
+  static AdoptedAllocationRecord* make(void* ptr, std::size_t bytes, const std::string& label,
+                                       Release release) {
+    return new AdoptedAllocationRecord(ptr, bytes, label, release);
+  }
+  std::string get_label() const override { return m_label; }
+
+ private:
+  // Kokkos' records keep a header just before the data; it is never read
+  // through a View, so the record points at where it would be.
+  AdoptedAllocationRecord(void* ptr, std::size_t bytes, const std::string& label, Release release)
+      : Base(reinterpret_cast<Header*>(ptr) - 1, bytes + sizeof(Header), &destroy, label),
+        ptr_(ptr),
+        bytes_(bytes),
+        release_(release) {}
+  static void destroy(Base* r) {
+    auto* self = static_cast<AdoptedAllocationRecord*>(r);
+    self->release_(self->ptr_, self->bytes_, self->m_label);
+    delete self;
+  }
+  void* ptr_;
+  std::size_t bytes_;
+  Release release_;
+};
+
+/// A managed rank-1 View over n values at ptr that calls
+/// release(ptr, bytes, label) when its last copy goes.
+template <class View>
+View adopt_allocation(typename View::pointer_type ptr, std::size_t n, const std::string& label,
+                      AdoptedAllocationRecord::Release release) {
+  const View unmanaged(ptr, n);
+  Kokkos::Impl::SharedAllocationTracker track;
+  track.assign_allocated_record_to_uninitialized(
+      AdoptedAllocationRecord::make(ptr, n * sizeof(typename View::value_type), label, release));
+  return View(track, unmanaged.impl_map());
+}
+#endif
 
 }  // namespace spk::Impl
 

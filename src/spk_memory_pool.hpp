@@ -11,7 +11,9 @@
 // synchronisation around each call) cost a synchronisation per free and
 // slow down when several processes drive GPUs at once.
 //
-// Results handed to the caller (C's arrays) stay ordinary Kokkos Views.
+// Results handed to the caller (C's arrays) are managed Kokkos Views; on CUDA
+// their memory comes from the pool too unless the caller asks otherwise
+// (result_view; SpgemmOptions::result_memory).
 // Host execution spaces allocate temporaries as Kokkos Views (no pool).
 //
 // Controls (environment, read at the first pooled allocation):
@@ -90,6 +92,33 @@ inline cudaMemPool_t cuda_memory_pool(int device) {
 }
 #endif
 
+#if defined(KOKKOS_ENABLE_CUDA)
+/// bytes from spk's pool, usable in stream order on `space` (trims what the
+/// pool keeps and retries once when the device is full); reported to
+/// Kokkos' profiling hooks as space "spk::pool".
+inline void* cuda_pool_allocate(const Kokkos::Cuda& space, const char* label, std::size_t bytes) {
+  cudaMemPool_t pool = cuda_memory_pool(space.cuda_device());
+  void* p = nullptr;
+  cudaError_t e = cudaMallocFromPoolAsync(&p, bytes, pool, space.cuda_stream());
+  if (e == cudaErrorMemoryAllocation) {
+    // Memory the pool keeps may be what is missing.
+    cudaGetLastError();
+    space.fence();
+    cudaMemPoolTrimTo(pool, 0);
+    e = cudaMallocFromPoolAsync(&p, bytes, pool, space.cuda_stream());
+  }
+  if (e != cudaSuccess) cudaGetLastError();
+  SPK_REQUIRE(e == cudaSuccess, Error, "spk memory pool: could not allocate ", bytes,
+              " bytes for '", label, "': ", cudaGetErrorString(e));
+  Kokkos::Tools::allocateData(Kokkos::Tools::make_space_handle("spk::pool"), label, p, bytes);
+  return p;
+}
+
+inline void pool_report_free(void* p, std::size_t bytes, const std::string& label) {
+  Kokkos::Tools::deallocateData(Kokkos::Tools::make_space_handle("spk::pool"), label, p, bytes);
+}
+#endif
+
 /// A block of temporary memory usable by ExecSpace, freed (stream-ordered
 /// on the instance that allocated it) when the last copy goes away.  Work
 /// that uses the block on other instances must be ordered before that
@@ -105,24 +134,10 @@ class TempBlock {
 #if defined(KOKKOS_ENABLE_CUDA)
     if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
       if (memory_pool_enabled()) {
-        cudaMemPool_t pool = cuda_memory_pool(space.cuda_device());
-        void* p = nullptr;
-        cudaError_t e = cudaMallocFromPoolAsync(&p, bytes, pool, space.cuda_stream());
-        if (e == cudaErrorMemoryAllocation) {
-          // Memory the pool keeps may be what is missing.
-          cudaGetLastError();
-          space.fence();
-          cudaMemPoolTrimTo(pool, 0);
-          e = cudaMallocFromPoolAsync(&p, bytes, pool, space.cuda_stream());
-        }
-        if (e != cudaSuccess) cudaGetLastError();
-        SPK_REQUIRE(e == cudaSuccess, Error, "spk memory pool: could not allocate ", bytes,
-                    " bytes for '", label, "': ", cudaGetErrorString(e));
+        void* p = cuda_pool_allocate(space, label, bytes);
         const std::string name(label);
-        Kokkos::Tools::allocateData(Kokkos::Tools::make_space_handle("spk::pool"), name, p, bytes);
         ptr_ = std::shared_ptr<void>(p, [space, name, bytes](void* q) {
-          Kokkos::Tools::deallocateData(Kokkos::Tools::make_space_handle("spk::pool"), name, q,
-                                        bytes);
+          pool_report_free(q, bytes, name);
           cudaFreeAsync(q, space.cuda_stream());
         });
         return;
@@ -174,6 +189,35 @@ View pooled_view(const ExecSpace& space, std::vector<std::shared_ptr<void>>& own
   const TempBlock<ExecSpace> b(space, label, n * sizeof(typename View::value_type));
   owners.push_back(b.owner());
   return View(reinterpret_cast<typename View::pointer_type>(b.data()), n);
+}
+
+/// A managed View (of type View) of n values handed to the caller, e.g. C's
+/// arrays.  With `pooled` on CUDA (and a Kokkos that lets spk adopt memory,
+/// spk_compat.hpp) it comes from spk's pool: no cudaMalloc now and no
+/// cudaFree later.  Its last copy gives the memory back after a device
+/// synchronisation, the guarantee cudaFree gives a Kokkos View: work still
+/// queued on any stream may use it.  Pool memory cannot be shared through
+/// CUDA IPC (what a CUDA-aware MPI does with device buffers between the
+/// ranks of a node), so such arrays ask for pooled = false.  Otherwise a
+/// Kokkos allocation, without initialisation, ordered on `space`.
+template <class View, class ExecSpace>
+View result_view(const ExecSpace& space, const char* label, std::size_t n, bool pooled) {
+#if defined(KOKKOS_ENABLE_CUDA) && SPK_CAN_ADOPT_ALLOCATIONS
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    if (pooled && memory_pool_enabled() && n > 0) {
+      const std::size_t bytes = n * sizeof(typename View::value_type);
+      void* p = cuda_pool_allocate(space, label, bytes);
+      return adopt_allocation<View>(static_cast<typename View::pointer_type>(p), n, label,
+                                    [](void* q, std::size_t b, const std::string& name) {
+                                      pool_report_free(q, b, name);
+                                      cudaDeviceSynchronize();
+                                      cudaFreeAsync(q, cudaStreamLegacy);
+                                    });
+    }
+  }
+#endif
+  (void)pooled;
+  return View(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string(label)), n);
 }
 
 /// `waiter` starts its later work only after the work queued on `waited`

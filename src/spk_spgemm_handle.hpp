@@ -24,6 +24,16 @@ enum class SpgemmAlgorithm {
                ///< (a hash slab when the columns do not fit the budget)
 };
 
+/// Where C's arrays come from.  Either way they are managed Kokkos Views the
+/// caller owns (copies share them; the last copy frees them).
+enum class SpgemmResultMemory {
+  Pool,   ///< spk's stream-ordered pool on CUDA (no cudaMalloc/cudaFree per
+          ///< product); Kokkos' allocator on host spaces and wherever spk
+          ///< cannot adopt memory into a View (spk_compat.hpp)
+  Kokkos  ///< Kokkos' allocator: for arrays a CUDA-aware MPI will share
+          ///< between processes (CUDA IPC cannot map pool memory)
+};
+
 /// Options of a product.  Zeros mean "pick for the backend".
 struct SpgemmOptions {
   SpgemmSort sort = SpgemmSort::Sorted;
@@ -46,6 +56,8 @@ struct SpgemmOptions {
   bool long_row_bitmap = true;
   /// Fence after each phase and keep its time (SpgemmHandle::phase_times).
   bool time_phases = false;
+  /// Where C's column and value arrays and row pointers are allocated.
+  SpgemmResultMemory result_memory = SpgemmResultMemory::Pool;
 };
 
 namespace Impl {

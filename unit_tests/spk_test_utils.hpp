@@ -109,6 +109,16 @@ void expect_csr_equal(const MA& A_in, const MB& B_in, double rel_tol = 0,
   }
 }
 
+/// |A|: a host copy of A with the values' absolute values (for the error
+/// bound of a product, expect_product_near).
+template <class M>
+auto abs_values(const M& A_in) {
+  auto A = spk::clone(spk::HostDevice(), spk::create_mirror_view_and_copy_host(A_in));
+  for (long long k = 0; k < static_cast<long long>(A.nnz()); ++k)
+    A.values()(k) = std::abs(A.values()(k));
+  return A;
+}
+
 /// Expects A and B (the reference) to have the same pattern and values
 /// within rel_tol · max(1, bound(k)), where bound holds (|X|·|Y|) for a
 /// product B = X·Y (same pattern as B): the error any summation order may

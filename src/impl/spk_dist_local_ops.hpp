@@ -5,6 +5,7 @@
 #pragma once
 
 #include <Kokkos_Core.hpp>
+#include <impl/spk_dist_mpi.hpp>
 #include <memory>
 #include <spk_csr_matrix.hpp>
 #include <spk_spgemm.hpp>
@@ -53,6 +54,9 @@ CsrMatrix<S, O, F, D> local_spgemm_symbolic(const ExecSpace& space, LocalSpgemmH
   spk::SpgemmOptions opt;
   opt.sort = spk::SpgemmSort::Sorted;
   opt.validate_inputs = false;  // built by this layer; B_ext's rows are unsorted
+  // C's blocks may go to MPI in place (gather): no pool memory then.
+  if (mpi_reads_directly<typename D::memory_space>())
+    opt.result_memory = spk::SpgemmResultMemory::Kokkos;
   h.handle = std::make_shared<spk::SpgemmHandle<O, F, D>>(opt);
   CsrMatrix<S, O, F, D> C;
   spk::spgemm_symbolic(space, *h.handle, A, B, C);

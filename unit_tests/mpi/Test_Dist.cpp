@@ -27,14 +27,6 @@ int nranks() { return spk::dist::Impl::comm_size(world()); }
 
 HostCsr empty_matrix(int rows, int cols) { return HostCsr("empty", rows, cols, 0); }
 
-/// |A|: the same pattern with absolute values.
-HostCsr abs_of(const HostCsr& A) {
-  auto B = spk::clone(spk::HostDevice(), A);
-  for (long long k = 0; k < static_cast<long long>(B.nnz()); ++k)
-    B.values()(k) = std::abs(B.values()(k));
-  return B;
-}
-
 /// C = A·B, rows sorted, every product kept (also those summing to zero).
 HostCsr reference_spgemm(const HostCsr& A, const HostCsr& B) {
   std::vector<std::map<int, double>> rows(A.num_rows());
@@ -156,7 +148,8 @@ void check_spgemm(const HostCsr& A, const HostCsr& B, const spk::dist::RowLayout
   expect_compact_ghosts(dC, what);
   auto C = dC.gather();
   const auto ref = rank() == 0 ? reference_spgemm(A, B) : HostCsr();
-  const auto bound = rank() == 0 ? reference_spgemm(abs_of(A), abs_of(B)) : HostCsr();
+  const auto bound =
+      rank() == 0 ? reference_spgemm(spk_test::abs_values(A), spk_test::abs_values(B)) : HostCsr();
   if (rank() == 0) spk_test::expect_product_near(C, ref, bound, 1e-12, what);
   // The one-call product (values fetched with the columns, one local
   // product), then numeric reuse on its handle.
