@@ -203,7 +203,10 @@ View pooled_view(const ExecSpace& space, std::vector<std::shared_ptr<void>>& own
 template <class View, class ExecSpace>
 View result_view(const ExecSpace& space, const char* label, std::size_t n, bool pooled) {
 #if defined(KOKKOS_ENABLE_CUDA) && SPK_CAN_ADOPT_ALLOCATIONS
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+  // Device memory only: a View in CudaUVMSpace or CudaHostPinnedSpace must
+  // stay readable on the host.
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda> &&
+                std::is_same_v<typename View::memory_space, Kokkos::CudaSpace>) {
     if (pooled && memory_pool_enabled() && n > 0) {
       const std::size_t bytes = n * sizeof(typename View::value_type);
       void* p = cuda_pool_allocate(space, label, bytes);
