@@ -4,9 +4,9 @@
 // Kernels SPGEMM_KK, cuSPARSE cusparseSpGEMM (CUDA; cusparse-spgemm with
 // cudaMalloc/cudaFree, the reference of speedup_vs_cusparse, and
 // cusparse-spgemm-pooled with CUDA's default stream-ordered pool keeping
-// freed memory, as spk's pool does), the serial reference and the historical baselines (CSR×CSC dot
-// products, dense output) where they fit.  Prints a table and writes JSON records (one per matrix
-// and impl).
+// freed memory, as spk's pool does), the serial reference and the
+// historical baselines (CSR×CSC dot products, dense output) where they fit.
+// Prints a table and writes JSON records (one per matrix and impl).
 //
 //   perf_spgemm [MATRIX|SPEC|DIR ...] [--space serial|openmp|cuda] [--repeat N]
 //               [--warmup N] [--json FILE] [--quick] [--no-baselines] [--check]

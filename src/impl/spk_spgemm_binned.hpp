@@ -291,7 +291,8 @@ std::vector<SpgemmBin> spgemm_bin_rows(const ExecSpace& space, std::int64_t m,
       } else {
         bin.log2_capacity = b + spgemm_min_log2;
         // Few rows cannot fill the device one per thread or lane group:
-        // they get a team each, which finishes each row sooner.
+        // they get a team each, which finishes each row sooner; rows a
+        // warp can sort are the exception when warp_sort_few says so.
         const bool few =
             count * 32 < t.concurrency && !(t.warp_sort_few && t.warp_sort(bin.log2_capacity));
         bin.group = few                                      ? 1
