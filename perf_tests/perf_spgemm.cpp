@@ -62,7 +62,7 @@ using HostCsr = spk::CsrMatrix<S, O, F, spk::HostDevice>;
 
 struct Options {
   spk::perf::Options common;
-  bool baselines = true, check = false, kernels = false;
+  bool baselines = true, check = false, kernels = false, trace = false;
   int warmup = 1, repeat = 5;
 };
 
@@ -340,6 +340,19 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
         spk::spgemm_numeric(space, hk, A, B, Ck);
         note << " kernels(ms)" << spk::perf::KernelProfile::summary();
       }
+      if (opt.trace) {
+        // And one with its host timeline (no fences added).
+        spk::SpgemmHandle<O, F, ExecSpace> hk;
+        DevCsr<ExecSpace> Ck;
+        std::string trace;
+        {
+          spk::perf::HostTrace t;
+          spk::spgemm_symbolic(space, hk, A, B, Ck);
+          spk::spgemm_numeric(space, hk, A, B, Ck);
+          trace = spk::perf::HostTrace::summary();
+        }
+        note << " trace(us)" << trace;
+      }
       out[0].note = note.str();
     }
     Result r = measure("spk-numeric-reuse", opt, [&](double& s, double& n, long long& nnz) {
@@ -559,6 +572,15 @@ void run_space(const Options& opt, spk::perf::Report& report) {
 
 int main(int argc, char* argv[]) {
   spk::perf::set_thread_placement();
+#if KOKKOS_VERSION >= 40000
+  // The callbacks below (memory tracking, --kernels, --trace) need no fence
+  // around each kernel, which Kokkos adds for tools unless they say so at
+  // initialisation: --trace must see the launches as they are.
+  Kokkos::Tools::Experimental::set_request_tool_settings_callback(
+      [](const std::uint32_t, Kokkos::Tools::Experimental::ToolSettings* s) {
+        s->requires_global_fencing = false;
+      });
+#endif
   Kokkos::initialize(argc, argv);
   int rc = 0;
   try {
@@ -572,6 +594,8 @@ int main(int argc, char* argv[]) {
         opt.check = true;
       else if (a == "--kernels")
         opt.kernels = true;
+      else if (a == "--trace")
+        opt.trace = true;
       else if (a == "--no-baselines")
         opt.baselines = false;
       else
@@ -585,7 +609,7 @@ int main(int argc, char* argv[]) {
     opt.common = spk::perf::parse_args(
         static_cast<int>(args.size()), args.data(),
         "[MATRIX|SPEC|DIR ...] [--repeat N] [--warmup N] [--space serial|openmp|cuda] "
-        "[--json FILE] [--quick] [--check] [--no-baselines] [--kernels]");
+        "[--json FILE] [--quick] [--check] [--no-baselines] [--kernels] [--trace]");
     // SpGEMM runs are long: fewer repeats than the harness default.
     if (!repeat_given) opt.common.repeat = 5;
     if (!warmup_given) opt.common.warmup = 1;

@@ -348,4 +348,95 @@ class KernelProfile {
   static void end_copy() { stop(); }
 };
 
+/// Host timeline of one run, without fences: while a HostTrace is active,
+/// each Kokkos parallel_for / reduce / scan, deep_copy and fence is recorded
+/// as (label, start, host duration).  A launch's duration is the host cost
+/// of queueing it; a fence's is the wait.  The gaps between entries are
+/// host work outside Kokkos (CUDA API calls, allocation).  For diagnosis:
+/// `perf_spgemm --trace` prints it for one extra two-phase product.
+class HostTrace {
+ public:
+  HostTrace() {
+    namespace KT = Kokkos::Tools::Experimental;
+    events().clear();
+    t0() = std::chrono::steady_clock::now();
+    KT::set_begin_parallel_for_callback(&begin);
+    KT::set_begin_parallel_reduce_callback(&begin);
+    KT::set_begin_parallel_scan_callback(&begin);
+    KT::set_end_parallel_for_callback(&end);
+    KT::set_end_parallel_reduce_callback(&end);
+    KT::set_end_parallel_scan_callback(&end);
+    KT::set_begin_deep_copy_callback(&begin_copy);
+    KT::set_end_deep_copy_callback(&end_copy);
+    KT::set_begin_fence_callback(&begin_fence);
+    KT::set_end_fence_callback(&end);
+  }
+  ~HostTrace() {
+    namespace KT = Kokkos::Tools::Experimental;
+    KT::set_begin_parallel_for_callback(nullptr);
+    KT::set_begin_parallel_reduce_callback(nullptr);
+    KT::set_begin_parallel_scan_callback(nullptr);
+    KT::set_end_parallel_for_callback(nullptr);
+    KT::set_end_parallel_reduce_callback(nullptr);
+    KT::set_end_parallel_scan_callback(nullptr);
+    KT::set_begin_deep_copy_callback(nullptr);
+    KT::set_end_deep_copy_callback(nullptr);
+    KT::set_begin_fence_callback(nullptr);
+    KT::set_end_fence_callback(nullptr);
+  }
+  HostTrace(const HostTrace&) = delete;
+  HostTrace& operator=(const HostTrace&) = delete;
+
+  /// "label@start+duration" in microseconds since the trace began.
+  static std::string summary() {
+    std::ostringstream o;
+    o.setf(std::ios::fixed);
+    o.precision(1);
+    for (const auto& e : events()) o << " " << e.label << "@" << e.start << "+" << e.dur;
+    return o.str();
+  }
+
+ private:
+  struct Event {
+    std::string label;
+    double start, dur;
+  };
+  static std::vector<Event>& events() {
+    static std::vector<Event> e;
+    return e;
+  }
+  static std::chrono::steady_clock::time_point& t0() {
+    static std::chrono::steady_clock::time_point t;
+    return t;
+  }
+  static std::vector<std::size_t>& open() {
+    static std::vector<std::size_t> o;
+    return o;
+  }
+  static double now_us() {
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0())
+        .count();
+  }
+  static void start(const std::string& label) {
+    open().push_back(events().size());
+    events().push_back({label, now_us(), 0.0});
+  }
+  static void stop() {
+    if (open().empty()) return;
+    Event& e = events()[open().back()];
+    open().pop_back();
+    e.dur = now_us() - e.start;
+  }
+  static void begin(const char* name, const std::uint32_t, std::uint64_t*) { start(name); }
+  static void begin_fence(const char* name, const std::uint32_t, std::uint64_t*) {
+    start(std::string("fence:") + name);
+  }
+  static void end(const std::uint64_t) { stop(); }
+  static void begin_copy(Kokkos::Tools::SpaceHandle, const char* dst, const void*,
+                         Kokkos::Tools::SpaceHandle, const char*, const void*, std::uint64_t) {
+    start(std::string("copy:") + dst);
+  }
+  static void end_copy() { stop(); }
+};
+
 }  // namespace spk::perf

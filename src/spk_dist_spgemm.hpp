@@ -486,7 +486,7 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   h.times.local += seconds_since(t);
   step("ghost_product");
   t = now();
-  auto ghost = compact_ghost_columns(space, h.c_ghost_, with_values);
+  auto ghost = compact_ghost_columns(space, h.c_ghost_, cb, ce, with_values);
   h.times.assemble += seconds_since(t);
   step("ghost_columns");
   t = now();

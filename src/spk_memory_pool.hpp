@@ -35,6 +35,7 @@
 #include <spk_device.hpp>
 #include <spk_error.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace spk {
@@ -223,6 +224,33 @@ View result_view(const ExecSpace& space, const char* label, std::size_t n, bool 
   return View(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string(label)), n);
 }
 
+#if defined(KOKKOS_ENABLE_CUDA)
+/// An event kept for `stream` until Kokkos finalizes: stream_wait records
+/// it and makes the waiter wait on it right away, so one per stream is
+/// enough (creating and destroying one per wait cost microseconds, eight
+/// times per SpGEMM phase).
+inline cudaEvent_t cuda_stream_event(cudaStream_t stream) {
+  static std::mutex mutex;
+  static std::vector<std::pair<cudaStream_t, cudaEvent_t>>* events = nullptr;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (!events) {
+    events = new std::vector<std::pair<cudaStream_t, cudaEvent_t>>();
+    Kokkos::push_finalize_hook([]() {
+      const std::lock_guard<std::mutex> l(mutex);
+      for (const auto& e : *events) cudaEventDestroy(e.second);
+      delete events;
+      events = nullptr;
+    });
+  }
+  for (const auto& e : *events)
+    if (e.first == stream) return e.second;
+  cudaEvent_t ev;
+  cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
+  events->emplace_back(stream, ev);
+  return ev;
+}
+#endif
+
 /// `waiter` starts its later work only after the work queued on `waited`
 /// so far: an event on CUDA (no host synchronisation), a fence elsewhere.
 template <class ExecSpace>
@@ -230,11 +258,11 @@ void stream_wait(const ExecSpace& waiter, const ExecSpace& waited) {
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
     if (waiter.cuda_stream() == waited.cuda_stream()) return;
-    cudaEvent_t ev;
-    cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
+    // The wait takes the event's state now: recording it again later for
+    // another wait does not change this one.
+    const cudaEvent_t ev = cuda_stream_event(waited.cuda_stream());
     cudaEventRecord(ev, waited.cuda_stream());
     cudaStreamWaitEvent(waiter.cuda_stream(), ev, 0);
-    cudaEventDestroy(ev);  // released once the wait has happened
     return;
   }
 #endif

@@ -72,6 +72,7 @@ struct SpgemmBin {
   int team_size = 1;                ///< threads per team of this bin's kernel
   int slots = 1;                    ///< group 4: products per lane, at least
   std::int64_t begin = 0, end = 0;  ///< range in the permutation
+  std::uint64_t work = 0;           ///< estimated products (orders the bins' kernels)
 };
 
 /// How BinnedHash handles the rows too long for scratch tables.

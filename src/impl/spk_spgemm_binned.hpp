@@ -61,6 +61,9 @@ struct SpgemmBinnedTuning {
   bool warp_sort_sym(int log2) const {
     return log2 >= warp_sort_min_log2_sym && log2 <= warp_sort_max_log2_sym;
   }
+  /// A bin of this many rows cannot fill the device one row per thread or
+  /// lane group.
+  bool few_rows(std::int64_t rows) const { return rows * 32 < concurrency; }
 };
 
 constexpr int spgemm_min_log2 = 5;  // smallest table: 32 entries
@@ -96,15 +99,16 @@ SpgemmBinnedTuning spgemm_binned_tuning(const ExecSpace& space, const SpgemmOpti
     t.max_thread_log2_sym = 6;
     t.concurrency = Impl::concurrency(space);
     if constexpr (spgemm_warp_sort_capable<ExecSpace, S>()) {
-      // Numeric: rows of up to 256 products sorted by 4-32 lanes, 8 per
+      // Numeric: rows of up to 512 products sorted by 4-32 lanes, 8-16 per
       // lane (the thread and lane bins' tables of values hold occupancy
-      // down: 2-4x slower on H100).  Symbolic keeps its key-only thread and
-      // lane tables up to 128 (as fast or faster there) and sorts the rows
-      // of 129-256 (see docs/spgemm.md, "Warp-sorted rows").
+      // down: 2-4x slower on H100; sorting the 512-slot bin instead of a
+      // team per row gained ~4 % on the suite, about the noise).  Symbolic keeps its key-only
+      // thread and lane tables up to 128 (as fast or faster there) and sorts
+      // the rows of 129-512 (see docs/spgemm.md, "Warp-sorted rows").
       t.warp_sort_min_log2 = 5;
-      t.warp_sort_max_log2 = 8;
+      t.warp_sort_max_log2 = 9;
       t.warp_sort_min_log2_sym = 8;
-      t.warp_sort_max_log2_sym = 8;
+      t.warp_sort_max_log2_sym = 9;
       t.warp_sort_slots = 8;
       t.warp_sort_few = true;
       // SPK_SPGEMM_WARP_SORT=nmin:nmax:smin:smax[:warps[:slots]] for tuning runs.
@@ -112,7 +116,7 @@ SpgemmBinnedTuning spgemm_binned_tuning(const ExecSpace& space, const SpgemmOpti
         int w[6] = {0, 0, 0, 0, t.warp_sort_warps, t.warp_sort_slots};
         std::sscanf(env, "%d:%d:%d:%d:%d:%d", &w[0], &w[1], &w[2], &w[3], &w[4], &w[5]);
         t.warp_sort_slots = std::clamp(w[5], 1, 8);
-        for (int q = 0; q < 4; ++q) w[q] = std::clamp(w[q], 0, 8);
+        for (int q = 0; q < 4; ++q) w[q] = std::clamp(w[q], 0, 9);
         t.warp_sort_min_log2 = w[0];
         t.warp_sort_max_log2 = w[1];
         t.warp_sort_min_log2_sym = w[2];
@@ -288,13 +292,16 @@ std::vector<SpgemmBin> spgemm_bin_rows(const ExecSpace& space, std::int64_t m,
         bin.group = 2;
         bin.log2_capacity = 0;
         bin.team_size = t.team_threads;
+        bin.work = stats.long_products;
       } else {
         bin.log2_capacity = b + spgemm_min_log2;
+        // A row of this bin has between half its table and its table of
+        // products (more when the table is bounded by B's width).
+        bin.work = static_cast<std::uint64_t>(count) * (std::uint64_t(3) << bin.log2_capacity) / 4;
         // Few rows cannot fill the device one per thread or lane group:
         // they get a team each, which finishes each row sooner; rows a
         // warp can sort are the exception when warp_sort_few says so.
-        const bool few =
-            count * 32 < t.concurrency && !(t.warp_sort_few && t.warp_sort(bin.log2_capacity));
+        const bool few = t.few_rows(count) && !(t.warp_sort_few && t.warp_sort(bin.log2_capacity));
         bin.group = few                                      ? 1
                     : t.warp_sort(bin.log2_capacity)         ? 4
                     : bin.log2_capacity <= t.max_thread_log2 ? 3
@@ -433,13 +440,23 @@ struct BalancedTeamGroup : TeamGroup<Member> {
 
   static constexpr int default_capacity = 64;
   static std::size_t scratch_bytes(int capacity) { return capacity * sizeof(F) + 8; }
+  /// B rows at least this long go to the whole team: half the team's lanes
+  /// (threads x vector length), and at least 4x the threads (the old bound
+  /// alone).  A shorter row keeps one thread's lanes busy for a few passes;
+  /// the team takes its listed rows one after the other, mostly idle on
+  /// rows of 32-64 (lhr07, teams of 8 threads x 32 lanes: 0.63 -> 0.43 ms on
+  /// the H100).  SPK_SPGEMM_LONG_B_ROW=n sets it (tuning runs).
+  static std::int64_t long_row(int threads, int vector_length) {
+    static const long long forced = [] {
+      const char* env = std::getenv("SPK_SPGEMM_LONG_B_ROW");
+      return env ? std::atoll(env) : 0LL;
+    }();
+    if (forced > 0) return forced;
+    return std::max<std::int64_t>(4 * threads, std::int64_t(threads) * vector_length / 2);
+  }
   KOKKOS_INLINE_FUNCTION static BalancedTeamGroup carve(const Member& member, char* at,
-                                                        int capacity) {
-    return {{member},
-            reinterpret_cast<F*>(at + 8),
-            reinterpret_cast<int*>(at),
-            capacity,
-            static_cast<std::int64_t>(member.team_size()) * 4};
+                                                        int capacity, std::int64_t long_len) {
+    return {{member}, reinterpret_cast<F*>(at + 8), reinterpret_cast<int*>(at), capacity, long_len};
   }
 
   template <class ARm, class ACi, class BRm, class Fn>
@@ -512,20 +529,41 @@ struct LaneRowScratch {
   }
 };
 
-/// The execution space instances the kernels of the bins run on, round
-/// robin: bins are independent, so their kernels may overlap on separate
-/// streams (small bins alone would leave most of a GPU idle).  They start
-/// after the work queued on `space` and join() makes `space`'s later work
-/// wait for theirs: events on CUDA, no host synchronisation.
+/// The execution space instances the kernels of the bins run on: bins are
+/// independent, so their kernels may overlap on separate streams (small bins
+/// alone would leave most of a GPU idle).  The bins are launched most work
+/// first, each on the instance with the least work so far (longest
+/// processing time first): round robin had put lhr07's two slowest symbolic
+/// kernels on one stream.  The instances start after the work queued on
+/// `space` and join() makes `space`'s later work wait for theirs: events on
+/// CUDA, no host synchronisation.
 template <class ExecSpace>
 class SpgemmBinStreams {
  public:
-  SpgemmBinStreams(const ExecSpace& space, std::size_t bins)
+  struct Launch {
+    const SpgemmBin* bin;
+    int instance;
+  };
+  SpgemmBinStreams(const ExecSpace& space, const std::vector<SpgemmBin>& bins)
       : space_(space),
-        spaces_(concurrent_instances(space, static_cast<int>(std::min<std::size_t>(4, bins)))) {
+        spaces_(
+            concurrent_instances(space, static_cast<int>(std::min<std::size_t>(4, bins.size())))) {
     for (const auto& x : spaces_) stream_wait(x, space_);
+    // Indices, not pointers: ADL on SpgemmBin* would find Impl::swap.
+    std::vector<std::size_t> order(bins.size());
+    for (std::size_t b = 0; b < bins.size(); ++b) order[b] = b;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return bins[a].work > bins[b].work; });
+    std::vector<std::uint64_t> load(spaces_.size(), 0);
+    for (const std::size_t b : order) {
+      const int k = static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
+      load[k] += bins[b].work;
+      launches_.push_back({&bins[b], k});
+    }
   }
-  const ExecSpace& next() { return spaces_[next_++ % spaces_.size()]; }
+  /// The bins in launch order, with their instances.
+  const std::vector<Launch>& launches() const { return launches_; }
+  const ExecSpace& instance(int k) const { return spaces_[k]; }
   void join() const {
     for (const auto& x : spaces_) stream_wait(space_, x);
   }
@@ -533,7 +571,7 @@ class SpgemmBinStreams {
  private:
   ExecSpace space_;
   std::vector<ExecSpace> spaces_;
-  std::size_t next_ = 0;
+  std::vector<Launch> launches_;
 };
 
 // ---- symbolic ---------------------------------------------------------------
@@ -589,13 +627,18 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
   using Scratch = LaneRowScratch<O, S, F>;
   using Balanced = BalancedTeamGroup<Member, F>;
   const int V_ = t.vector_length;
-  SpgemmBinStreams<ExecSpace> streams(space, bins.size());
-  for (const SpgemmBin& bin : bins) {
-    const ExecSpace& sp = streams.next();
+  const SpgemmBinStreams<ExecSpace> streams(space, bins);
+  for (const auto& launch : streams.launches()) {
+    const SpgemmBin& bin = *launch.bin;
+    const ExecSpace& sp = streams.instance(launch.instance);
     const std::int64_t begin = bin.begin, nr = bin.end - bin.begin;
+    const std::int64_t long_b = Balanced::long_row(bin.team_size, V_);
     const bool many_short_rows = bin.group == 0 || bin.group == 3 || bin.group == 4;
     if constexpr (spgemm_warp_sort_capable<ExecSpace, S>()) {
-      if (many_short_rows && t.warp_sort_sym(bin.log2_capacity)) {
+      // Few sortable rows are sorted too: a thread per row waits for one
+      // load per product (lhr07's 249 rows of <= 64 products took 0.1 ms).
+      if (many_short_rows &&
+          (t.warp_sort_sym(bin.log2_capacity) || (bin.group == 4 && t.few_rows(nr)))) {
         spgemm_warp_sort_symbolic(sp, bin.log2_capacity, t.warp_sort_slots, v, perm, begin, nr,
                                   counts, t.warp_sort_warps);
         continue;
@@ -659,7 +702,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
               .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes))),
           KOKKOS_LAMBDA(const Member& member) {
             char* base = static_cast<char*>(member.team_scratch(0).get_shmem(bytes));
-            spgemm_symbolic_row(Balanced::carve(member, base + kbytes, lc), v,
+            spgemm_symbolic_row(Balanced::carve(member, base + kbytes, lc, long_b), v,
                                 perm(begin + member.league_rank()), reinterpret_cast<O*>(base), cap,
                                 counts);
           });
@@ -675,7 +718,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
           KOKKOS_LAMBDA(const Member& member) {
             char* base = static_cast<char*>(member.team_scratch(0).get_shmem(bytes));
             spgemm_symbolic_bitmap_row(
-                Balanced::carve(member, base, lc), v, perm(begin + member.league_rank()),
+                Balanced::carve(member, base, lc, long_b), v, perm(begin + member.league_rank()),
                 reinterpret_cast<std::uint32_t*>(base + lbytes), words, counts);
           });
     } else if (lp.kind == SpgemmLongRows::DenseMarker) {
@@ -872,10 +915,12 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
   using Scratch = LaneRowScratch<O, S, F>;
   using Balanced = BalancedTeamGroup<Member, F>;
   const int V_ = t.vector_length;
-  SpgemmBinStreams<ExecSpace> streams(space, bins.size());
-  for (const SpgemmBin& bin : bins) {
-    const ExecSpace& sp = streams.next();
+  const SpgemmBinStreams<ExecSpace> streams(space, bins);
+  for (const auto& launch : streams.launches()) {
+    const SpgemmBin& bin = *launch.bin;
+    const ExecSpace& sp = streams.instance(launch.instance);
     const std::int64_t begin = bin.begin, nr = bin.end - bin.begin;
+    const std::int64_t long_b = Balanced::long_row(bin.team_size, V_);
     if (bin.group == 4) {
       if constexpr (spgemm_warp_sort_capable<ExecSpace, S>()) {
         spgemm_warp_sort_numeric(sp, bin.log2_capacity, bin.slots, v, perm, begin, nr, ncols,
@@ -973,7 +1018,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
             S* vals = reinterpret_cast<S*>(mine + kbytes);
             O* kbuf = reinterpret_cast<O*>(mine + tbytes);
             int* counter = reinterpret_cast<int*>(mine + tbytes + bbytes);
-            spgemm_numeric_row(Balanced::carve(member, mine + tbytes + bbytes + 8, lc), v,
+            spgemm_numeric_row(Balanced::carve(member, mine + tbytes + bbytes + 8, lc, long_b), v,
                                perm(begin + member.league_rank()), keys, vals, kbuf, counter, cap,
                                sorted);
           });
@@ -1000,7 +1045,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
             char* base =
                 static_cast<char*>(member.team_scratch(0).get_shmem(bytes + part_bytes + lbytes));
             long long* part = reinterpret_cast<long long*>(base);
-            const auto g = Balanced::carve(member, base + part_bytes, lc);
+            const auto g = Balanced::carve(member, base + part_bytes, lc, long_b);
             auto* bits = reinterpret_cast<std::uint32_t*>(base + part_bytes + lbytes);
             S* vals = slab_vals.data() + member.league_rank() * n;
             for (std::int64_t r = member.league_rank(); r < nr; r += L) {

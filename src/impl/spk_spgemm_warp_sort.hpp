@@ -311,8 +311,8 @@ KOKKOS_INLINE_FUNCTION void fill_row(const V& v, std::int64_t i, K pad, K* cci, 
   S val[E];
   if constexpr (Packed) {
     constexpr int N = L * E;
-    constexpr int bits = N == 32 ? 5 : N == 64 ? 6 : N == 128 ? 7 : 8;
-    static_assert(N == (1 << bits), "L·E is 32, 64, 128 or 256");
+    constexpr int bits = N == 32 ? 5 : N == 64 ? 6 : N == 128 ? 7 : N == 256 ? 8 : 9;
+    static_assert(N == (1 << bits), "L·E is 32, 64, 128, 256 or 512");
     constexpr std::uint32_t none = 0xffffffffu;
     std::uint32_t packed[E];
     char unused[E];
@@ -421,15 +421,17 @@ void spgemm_warp_sort_numeric(const ExecSpace& space, const V& v, const Perm& pe
 }
 
 /// Calls f(std::integral_constant<int, L>, std::integral_constant<int, E>)
-/// for rows of at most 2^log2 products (32 … 256) and about `slots`
-/// products per lane: E = max(slots, 2^log2 / 32), L = 2^log2 / E lanes.
+/// for rows of at most 2^log2 products (32 … 512) and about `slots`
+/// products per lane: E = max(slots, 2^log2 / 32) (at most 16), L = 2^log2 / E
+/// lanes.
 template <class Fn>
 void spgemm_warp_sort_shape(int log2, int slots, const Fn& f) {
   using std::integral_constant;
   const int n = 1 << log2;
-  const int e = std::clamp(std::max(slots, n / 32), 1, std::min(8, n / 4));
+  const int e = std::clamp(std::max(slots, n / 32), 1, std::min(16, n / 4));
   switch (n / e) {
     case 32:
+      if (e == 16) return f(integral_constant<int, 32>(), integral_constant<int, 16>());
       if (e == 1) return f(integral_constant<int, 32>(), integral_constant<int, 1>());
       if (e == 2) return f(integral_constant<int, 32>(), integral_constant<int, 2>());
       if (e == 4) return f(integral_constant<int, 32>(), integral_constant<int, 4>());
