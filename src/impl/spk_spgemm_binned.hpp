@@ -94,6 +94,9 @@ SpgemmBinnedTuning spgemm_binned_tuning(const ExecSpace& space, const SpgemmOpti
     // (1152 threads) on an SM.
     t.lane_scratch = std::min<std::size_t>(scratch, 24 << 10);
     t.max_slabs = std::max(1, Impl::concurrency(space) / (t.team_threads * t.vector_length));
+    // SPK_SPGEMM_MAX_SLABS=n caps the teams (and slabs) of the long rows (tuning runs).
+    if (const char* env = std::getenv("SPK_SPGEMM_MAX_SLABS"))
+      t.max_slabs = std::max(1, std::atoi(env));
     // Short rows, one per thread: no idle lanes, no lane synchronisation.
     t.max_thread_log2 = 5;
     t.max_thread_log2_sym = 6;
