@@ -10,9 +10,13 @@
 //
 //   perf_spgemm [MATRIX|SPEC|DIR ...] [--space serial|openmp|cuda] [--repeat N]
 //               [--warmup N] [--json FILE] [--quick] [--no-baselines] [--check]
+//               [--kernels] [--trace]
 // (the common perf options, spk_perf_common.hpp).  No matrix: the default
 // suite, generated matrices plus the real ones of $SPK_MATRIX_DIR.  --check
 // compares spk's C with the serial reference (exit code 2 on a mismatch).
+// Diagnosis, each on one extra product reported in the spk record's note:
+// --kernels fences and times every kernel by label, --trace records the
+// host timeline (launches, waits, copies) without adding fences.
 //
 // Times are medians over the repeats after warm-up: symbolic, numeric and
 // total (ms = total, including C's and all buffers' allocation).  GFLOP/s =
