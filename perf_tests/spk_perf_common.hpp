@@ -273,6 +273,29 @@ inline void set_thread_placement() {
   setenv("OMP_PLACES", "threads", 0);
 }
 
+/// Kokkos Tools callbacks of the diagnosis classes below: kernels (for,
+/// reduce, scan), deep copies and, if given, fences.  Null pointers remove
+/// them again.
+using ToolBegin = void (*)(const char*, const std::uint32_t, std::uint64_t*);
+using ToolEnd = void (*)(const std::uint64_t);
+using ToolBeginCopy = void (*)(Kokkos::Tools::SpaceHandle, const char*, const void*,
+                               Kokkos::Tools::SpaceHandle, const char*, const void*, std::uint64_t);
+using ToolEndCopy = void (*)();
+inline void set_tool_callbacks(ToolBegin begin, ToolEnd end, ToolBeginCopy begin_copy,
+                               ToolEndCopy end_copy, ToolBegin begin_fence = nullptr) {
+  namespace KT = Kokkos::Tools::Experimental;
+  KT::set_begin_parallel_for_callback(begin);
+  KT::set_begin_parallel_reduce_callback(begin);
+  KT::set_begin_parallel_scan_callback(begin);
+  KT::set_end_parallel_for_callback(end);
+  KT::set_end_parallel_reduce_callback(end);
+  KT::set_end_parallel_scan_callback(end);
+  KT::set_begin_deep_copy_callback(begin_copy);
+  KT::set_end_deep_copy_callback(end_copy);
+  KT::set_begin_fence_callback(begin_fence);
+  KT::set_end_fence_callback(begin_fence ? end : nullptr);
+}
+
 /// Time per kernel label: while a KernelProfile is active, every Kokkos
 /// parallel_for / reduce / scan and deep_copy is fenced before and after and
 /// its time added to its label.  For diagnosis only (the fences change what
@@ -280,28 +303,10 @@ inline void set_thread_placement() {
 class KernelProfile {
  public:
   KernelProfile() {
-    namespace KT = Kokkos::Tools::Experimental;
     times().clear();
-    KT::set_begin_parallel_for_callback(&begin);
-    KT::set_begin_parallel_reduce_callback(&begin);
-    KT::set_begin_parallel_scan_callback(&begin);
-    KT::set_end_parallel_for_callback(&end);
-    KT::set_end_parallel_reduce_callback(&end);
-    KT::set_end_parallel_scan_callback(&end);
-    KT::set_begin_deep_copy_callback(&begin_copy);
-    KT::set_end_deep_copy_callback(&end_copy);
+    set_tool_callbacks(&begin, &end, &begin_copy, &end_copy);
   }
-  ~KernelProfile() {
-    namespace KT = Kokkos::Tools::Experimental;
-    KT::set_begin_parallel_for_callback(nullptr);
-    KT::set_begin_parallel_reduce_callback(nullptr);
-    KT::set_begin_parallel_scan_callback(nullptr);
-    KT::set_end_parallel_for_callback(nullptr);
-    KT::set_end_parallel_reduce_callback(nullptr);
-    KT::set_end_parallel_scan_callback(nullptr);
-    KT::set_begin_deep_copy_callback(nullptr);
-    KT::set_end_deep_copy_callback(nullptr);
-  }
+  ~KernelProfile() { set_tool_callbacks(nullptr, nullptr, nullptr, nullptr); }
   KernelProfile(const KernelProfile&) = delete;
   KernelProfile& operator=(const KernelProfile&) = delete;
 
@@ -357,33 +362,11 @@ class KernelProfile {
 class HostTrace {
  public:
   HostTrace() {
-    namespace KT = Kokkos::Tools::Experimental;
     events().clear();
     t0() = std::chrono::steady_clock::now();
-    KT::set_begin_parallel_for_callback(&begin);
-    KT::set_begin_parallel_reduce_callback(&begin);
-    KT::set_begin_parallel_scan_callback(&begin);
-    KT::set_end_parallel_for_callback(&end);
-    KT::set_end_parallel_reduce_callback(&end);
-    KT::set_end_parallel_scan_callback(&end);
-    KT::set_begin_deep_copy_callback(&begin_copy);
-    KT::set_end_deep_copy_callback(&end_copy);
-    KT::set_begin_fence_callback(&begin_fence);
-    KT::set_end_fence_callback(&end);
+    set_tool_callbacks(&begin, &end, &begin_copy, &end_copy, &begin_fence);
   }
-  ~HostTrace() {
-    namespace KT = Kokkos::Tools::Experimental;
-    KT::set_begin_parallel_for_callback(nullptr);
-    KT::set_begin_parallel_reduce_callback(nullptr);
-    KT::set_begin_parallel_scan_callback(nullptr);
-    KT::set_end_parallel_for_callback(nullptr);
-    KT::set_end_parallel_reduce_callback(nullptr);
-    KT::set_end_parallel_scan_callback(nullptr);
-    KT::set_begin_deep_copy_callback(nullptr);
-    KT::set_end_deep_copy_callback(nullptr);
-    KT::set_begin_fence_callback(nullptr);
-    KT::set_end_fence_callback(nullptr);
-  }
+  ~HostTrace() { set_tool_callbacks(nullptr, nullptr, nullptr, nullptr); }
   HostTrace(const HostTrace&) = delete;
   HostTrace& operator=(const HostTrace&) = delete;
 
