@@ -44,15 +44,18 @@ inline char* staging_buffer(int slot, std::size_t bytes) {
 /// A blocking exchange of whole View ranges between neighbours (counts in
 /// entries): device to device through CUDA IPC where exchanges_use_ipc says
 /// so, else staged through host memory unless MPI reads the Views' memory.
-/// Collective over the neighbours; uses tags tag and tag + 1000.
+/// Collective over the neighbours; uses tags tag and tag + 1000.  It fences
+/// first (send may still be written by queued kernels) unless the caller
+/// knows send is complete and passes ready = true (kernels queued for other
+/// work then keep running meanwhile, on the IPC path).
 template <class T, class D>
 void exchange_views(MPI_Comm comm, int tag, const std::vector<int>& send_ranks,
                     const std::vector<long long>& send_displs, const Kokkos::View<T*, D>& send,
                     const std::vector<int>& recv_ranks, const std::vector<long long>& recv_displs,
-                    const Kokkos::View<T*, D>& recv) {
+                    const Kokkos::View<T*, D>& recv, bool ready = false) {
   std::vector<MPI_Request> req;
   if (exchanges_use_ipc<typename D::memory_space>(comm)) {
-    Kokkos::fence();  // send is ready before another device reads it
+    if (!ready) Kokkos::fence();  // send is ready before another device reads it
     std::vector<long long> sb(send_displs), rb(recv_displs);
     for (auto& x : sb) x *= static_cast<long long>(sizeof(T));
     for (auto& x : rb) x *= static_cast<long long>(sizeof(T));
@@ -123,8 +126,9 @@ class CommPlan {
 
   /// Collective over layout's communicator.  ghost_gids: sorted, distinct,
   /// none owned by this rank.  ghost_gids_device: the same list in device
-  /// memory (needed, on every rank, when device exchanges go through CUDA
-  /// IPC: then the owners learn what is wanted from them device to device).  step
+  /// memory, complete (no kernel still writing it; needed, on every rank,
+  /// when device exchanges go through CUDA IPC: then the owners learn what
+  /// is wanted from them device to device, without a fence).  step
   /// (optional) is called with a name after each stage, for timings.
   CommPlan(const RowLayout& layout, const std::vector<long long>& ghost_gids,
            const Kokkos::View<long long*, device_type>& ghost_gids_device,
@@ -170,7 +174,7 @@ class CommPlan {
       Kokkos::View<long long*, device_type> wanted(
           Kokkos::ViewAllocateWithoutInitializing("spk::dist::wanted"), nw);
       Impl::exchange_views(comm_, 7101, recv_ranks_, recv_displs_, ghost_gids_device, send_ranks_,
-                           send_displs_, wanted);
+                           send_displs_, wanted, true);
       if (step) step("plan.wanted_gids");
       bad = Impl::local_indices(wanted, send_idx_, begin, layout.end());
     } else {

@@ -167,8 +167,10 @@ class DistCsrMatrix {
   /// blocks, which are shared, not copied): the local block's columns are
   /// numbered from col_layout.begin(), the ghost block's index ghost_gids
   /// (sorted global columns none of which this rank owns; ghost_gids_device,
-  /// if not empty, the same list already in device memory, which C then
-  /// shares).  Collective.
+  /// if not empty, the same list already in device memory and complete, which
+  /// C then shares).  Only the blocks' extents are read here: kernels may
+  /// still be writing their columns and values (spgemm builds C's plan while
+  /// the local block's numeric runs).  Collective.
   template <class D2>
   DistCsrMatrix(const RowLayout& row_layout, const RowLayout& col_layout,
                 const CsrMatrix<Scalar, Ordinal, Offset, D2>& local,

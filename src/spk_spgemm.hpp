@@ -308,13 +308,14 @@ void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle
 
 }  // namespace Impl
 
-/// Numeric phase: fills C's columns and values from A's and B's current
-/// values.  A and B must have the patterns symbolic saw, C must come from
-/// symbolic (its row pointers are the handle's).
+namespace Impl {
+/// spgemm_numeric without its final fence: the kernels are queued on `space`
+/// (and its bin streams, joined to it) when it returns.  For callers with
+/// host work to overlap (the distributed product builds C's plan meanwhile).
 template <class ExecSpace, class S, class O, class F, class HD, class DA, class DB, class DC>
-void spgemm_numeric(const ExecSpace& space, const SpgemmHandle<O, F, HD>& handle,
-                    const CsrMatrix<S, O, F, DA>& A, const CsrMatrix<S, O, F, DB>& B,
-                    CsrMatrix<S, O, F, DC>& C) {
+void spgemm_numeric_queue(const ExecSpace& space, const SpgemmHandle<O, F, HD>& handle,
+                          const CsrMatrix<S, O, F, DA>& A, const CsrMatrix<S, O, F, DB>& B,
+                          CsrMatrix<S, O, F, DC>& C) {
   Impl::spgemm_check_access<ExecSpace, CsrMatrix<S, O, F, DA>, CsrMatrix<S, O, F, DB>,
                             CsrMatrix<S, O, F, DC>, CsrMatrix<S, O, F, HD>>();
   SPK_REQUIRE(handle.symbolic_done(), Error,
@@ -360,8 +361,19 @@ void spgemm_numeric(const ExecSpace& space, const SpgemmHandle<O, F, HD>& handle
     Impl::spgemm_binned_numeric(space, v, plan.perm, handle.bins(), ncols, t, plan.long_rows,
                                 sorted);
   }
+  mark("numeric");  // fences only when the handle times its phases
+}
+}  // namespace Impl
+
+/// Numeric phase: fills C's columns and values from A's and B's current
+/// values.  A and B must have the patterns symbolic saw, C must come from
+/// symbolic (its row pointers are the handle's).
+template <class ExecSpace, class S, class O, class F, class HD, class DA, class DB, class DC>
+void spgemm_numeric(const ExecSpace& space, const SpgemmHandle<O, F, HD>& handle,
+                    const CsrMatrix<S, O, F, DA>& A, const CsrMatrix<S, O, F, DB>& B,
+                    CsrMatrix<S, O, F, DC>& C) {
+  Impl::spgemm_numeric_queue(space, handle, A, B, C);
   space.fence();
-  mark("numeric");
 }
 
 /// spgemm_symbolic in C's execution space.

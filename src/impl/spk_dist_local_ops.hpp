@@ -34,11 +34,12 @@ struct LocalSpgemmHandle {
 /// C's pattern of A·B (columns sorted, distinct), with values; C's arrays
 /// are Kokkos Views that C owns (C becomes a block of the distributed
 /// result).  B without entries makes C empty without running a product
-/// (numeric then does nothing).
+/// (numeric then does nothing).  With wait = false the numeric kernels are
+/// only queued on `space` (C's columns and values are ready after a fence).
 template <class ExecSpace, class S, class O, class F, class D>
 CsrMatrix<S, O, F, D> local_spgemm_symbolic(const ExecSpace& space, LocalSpgemmHandle<O, F, D>& h,
                                             const CsrMatrix<S, O, F, D>& A,
-                                            const CsrMatrix<S, O, F, D>& B) {
+                                            const CsrMatrix<S, O, F, D>& B, bool wait = true) {
   SPK_REQUIRE(A.num_cols() == B.num_rows(), ShapeMismatch, "spk::dist::local_spgemm: A is ",
               +A.num_rows(), "x", +A.num_cols(), ", B is ", +B.num_rows(), "x", +B.num_cols());
   // spk::spgemm fills C's columns in numeric, and the distributed symbolic
@@ -60,7 +61,10 @@ CsrMatrix<S, O, F, D> local_spgemm_symbolic(const ExecSpace& space, LocalSpgemmH
   h.handle = std::make_shared<spk::SpgemmHandle<O, F, D>>(opt);
   CsrMatrix<S, O, F, D> C;
   spk::spgemm_symbolic(space, *h.handle, A, B, C);
-  spk::spgemm_numeric(space, *h.handle, A, B, C);
+  if (wait)
+    spk::spgemm_numeric(space, *h.handle, A, B, C);
+  else
+    spk::Impl::spgemm_numeric_queue(space, *h.handle, A, B, C);
   h.nnz = C.nnz();
   h.products = static_cast<long long>(h.handle->products());
   return C;
