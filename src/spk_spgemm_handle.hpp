@@ -73,6 +73,7 @@ struct SpgemmBin {
   int slots = 1;                    ///< group 4: products per lane, at least
   std::int64_t begin = 0, end = 0;  ///< range in the permutation
   std::uint64_t work = 0;           ///< estimated products (orders the bins' kernels)
+  std::int64_t long_b_row = 0;      ///< team groups: B rows this long go to the whole team
 };
 
 /// How BinnedHash handles the rows too long for scratch tables.

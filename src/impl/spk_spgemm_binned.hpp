@@ -42,6 +42,7 @@ struct SpgemmBinnedTuning {
   int max_thread_log2 = 0;      // tables up to 2^this: one row per thread (0: none)
   int max_thread_log2_sym = 0;  // the same for symbolic alone (keys only: smaller)
   int concurrency = 1;          // bins of fewer rows than concurrency / 32 get a team per row
+  std::int64_t long_b_row = 0;  // B rows this long go to a whole team (0: spgemm_long_b_row)
   // Rows of at most 2^log2 products sorted by lanes of a warp
   // (spk_spgemm_warp_sort.hpp) instead of hashed, for log2 in [min, max]; 0: none.  Numeric,
   // symbolic.
@@ -94,9 +95,12 @@ SpgemmBinnedTuning spgemm_binned_tuning(const ExecSpace& space, const SpgemmOpti
     // (1152 threads) on an SM.
     t.lane_scratch = std::min<std::size_t>(scratch, 24 << 10);
     t.max_slabs = std::max(1, Impl::concurrency(space) / (t.team_threads * t.vector_length));
-    // SPK_SPGEMM_MAX_SLABS=n caps the teams (and slabs) of the long rows (tuning runs).
+    // SPK_SPGEMM_MAX_SLABS=n caps the teams (and slabs) of the long rows,
+    // SPK_SPGEMM_LONG_B_ROW=n sets BalancedTeamGroup's bound (tuning runs).
     if (const char* env = std::getenv("SPK_SPGEMM_MAX_SLABS"))
       t.max_slabs = std::max(1, std::atoi(env));
+    if (const char* env = std::getenv("SPK_SPGEMM_LONG_B_ROW"))
+      t.long_b_row = std::max(0LL, std::atoll(env));
     // Short rows, one per thread: no idle lanes, no lane synchronisation.
     t.max_thread_log2 = 5;
     t.max_thread_log2_sym = 6;
@@ -269,6 +273,18 @@ SpgemmRowStats spgemm_analyze(const ExecSpace& space, const V& v, std::int64_t m
   return stats;
 }
 
+/// B rows at least this long go to a whole team (BalancedTeamGroup): half
+/// the team's lanes (threads x vector length), and at least 4x the threads
+/// (the old bound alone).  A shorter row keeps one thread's lanes busy for a
+/// few passes; the team takes its listed rows one after the other, mostly
+/// idle on rows of 32-64 (lhr07, teams of 8 threads x 32 lanes: 0.63 -> 0.43
+/// ms on the H100).  forced > 0 (SPK_SPGEMM_LONG_B_ROW, tuning runs)
+/// replaces it.
+inline std::int64_t spgemm_long_b_row(int threads, int vector_length, std::int64_t forced) {
+  if (forced > 0) return forced;
+  return std::max<std::int64_t>(4 * threads, std::int64_t(threads) * vector_length / 2);
+}
+
 struct SpgemmBinOffsets {
   std::int64_t at[spgemm_max_bins];
 };
@@ -329,6 +345,7 @@ std::vector<SpgemmBin> spgemm_bin_rows(const ExecSpace& space, std::int64_t m,
           bin.team_size = std::max(1, threads / t.vector_length);
         }
       }
+      bin.long_b_row = spgemm_long_b_row(bin.team_size, t.vector_length, t.long_b_row);
       bins.push_back(bin);
     }
     at += count;
@@ -439,24 +456,10 @@ struct BalancedTeamGroup : TeamGroup<Member> {
   F* list;          // A entry positions with long B rows
   int* list_count;  // how many were listed
   int list_capacity;
-  std::int64_t long_len;  // B rows at least this long go to the whole team
+  std::int64_t long_len;  // B rows at least this long go to the whole team (spgemm_long_b_row)
 
   static constexpr int default_capacity = 64;
   static std::size_t scratch_bytes(int capacity) { return capacity * sizeof(F) + 8; }
-  /// B rows at least this long go to the whole team: half the team's lanes
-  /// (threads x vector length), and at least 4x the threads (the old bound
-  /// alone).  A shorter row keeps one thread's lanes busy for a few passes;
-  /// the team takes its listed rows one after the other, mostly idle on
-  /// rows of 32-64 (lhr07, teams of 8 threads x 32 lanes: 0.63 -> 0.43 ms on
-  /// the H100).  SPK_SPGEMM_LONG_B_ROW=n sets it (tuning runs).
-  static std::int64_t long_row(int threads, int vector_length) {
-    static const long long forced = [] {
-      const char* env = std::getenv("SPK_SPGEMM_LONG_B_ROW");
-      return env ? std::atoll(env) : 0LL;
-    }();
-    if (forced > 0) return forced;
-    return std::max<std::int64_t>(4 * threads, std::int64_t(threads) * vector_length / 2);
-  }
   KOKKOS_INLINE_FUNCTION static BalancedTeamGroup carve(const Member& member, char* at,
                                                         int capacity, std::int64_t long_len) {
     return {{member}, reinterpret_cast<F*>(at + 8), reinterpret_cast<int*>(at), capacity, long_len};
@@ -635,7 +638,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
     const SpgemmBin& bin = *launch.bin;
     const ExecSpace& sp = streams.instance(launch.instance);
     const std::int64_t begin = bin.begin, nr = bin.end - bin.begin;
-    const std::int64_t long_b = Balanced::long_row(bin.team_size, V_);
+    const std::int64_t long_b = bin.long_b_row;
     const bool many_short_rows = bin.group == 0 || bin.group == 3 || bin.group == 4;
     if constexpr (spgemm_warp_sort_capable<ExecSpace, S>()) {
       // Few sortable rows are sorted too: a thread per row waits for one
@@ -923,7 +926,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
     const SpgemmBin& bin = *launch.bin;
     const ExecSpace& sp = streams.instance(launch.instance);
     const std::int64_t begin = bin.begin, nr = bin.end - bin.begin;
-    const std::int64_t long_b = Balanced::long_row(bin.team_size, V_);
+    const std::int64_t long_b = bin.long_b_row;
     if (bin.group == 4) {
       if constexpr (spgemm_warp_sort_capable<ExecSpace, S>()) {
         spgemm_warp_sort_numeric(sp, bin.log2_capacity, bin.slots, v, perm, begin, nr, ncols,
