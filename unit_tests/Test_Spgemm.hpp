@@ -173,6 +173,39 @@ TEST(TEST_CATEGORY, spgemm_random_rectangular) {
   check_product(A2, B2, "90x1000 * 1000x40");
 }
 
+/// The rows of a host CSR as (column, value) lists.
+inline std::vector<std::vector<std::pair<int, double>>> rows_of(const HostCsr<>& A) {
+  std::vector<std::vector<std::pair<int, double>>> r(A.num_rows());
+  for (int i = 0; i < A.num_rows(); ++i)
+    for (int k = A.row_map()(i); k < A.row_map()(i + 1); ++k)
+      r[i].emplace_back(A.col_idx()(k), A.values()(k));
+  return r;
+}
+
+/// A with the entries of each row in random order.
+inline HostCsr<> shuffle_rows(const HostCsr<>& A, std::uint64_t seed) {
+  spk::Impl::SplitMix64 rng(seed);
+  auto r = rows_of(A);
+  for (auto& row : r)
+    for (std::size_t q = row.size(); q > 1; --q) std::swap(row[q - 1], row[rng.below(q)]);
+  return spk::reference::csr_from_rows<double, int, int>(A.num_rows(), A.num_cols(), r);
+}
+
+/// A with row `row` replaced by n distinct random columns (sorted): a hub.
+inline HostCsr<> with_hub_row(const HostCsr<>& A, int row, int n, std::uint64_t seed) {
+  spk::Impl::SplitMix64 rng(seed);
+  auto r = rows_of(A);
+  std::vector<char> used(A.num_cols(), 0);
+  r[row].clear();
+  for (int c = 0; c < n;) {
+    const int x = static_cast<int>(rng.below(A.num_cols()));
+    if (!used[x]) used[x] = 1, ++c;
+  }
+  for (int x = 0; x < A.num_cols(); ++x)
+    if (used[x]) r[row].emplace_back(x, 0.5 + rng.uniform());
+  return spk::reference::csr_from_rows<double, int, int>(A.num_rows(), A.num_cols(), r);
+}
+
 TEST(TEST_CATEGORY, spgemm_long_rows) {
   // A dense row of A meets 500 rows of B with 40 entries each: 20000
   // products, too many for any scratch table.  Narrow B: dense slabs; wide
@@ -182,6 +215,12 @@ TEST(TEST_CATEGORY, spgemm_long_rows) {
   check_product(A, B_narrow, "long rows, 500x3000 B");
   auto B_wide = random_csr(500, 200000, 40, 23);
   check_product(A, B_wide, "long rows, 500x200000 B");
+  // Rows of B in any order, and a hub row of B (3000 entries) met by rows of
+  // A with 2000 entries.
+  check_product(A, shuffle_rows(B_wide, 24), "long rows, unsorted 500x200000 B");
+  auto A_wide = random_csr(40, 2000, 6, 25, {}, {7, 30});
+  auto B_hub = random_csr(2000, 200000, 3, 26, {}, {});
+  check_product(A_wide, with_hub_row(B_hub, 11, 3000, 27), "long rows, hub B row");
 }
 
 /// Host CSR of `rows` rows with 0 … 2·per_row distinct random columns each
