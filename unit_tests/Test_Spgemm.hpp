@@ -461,6 +461,20 @@ TEST(TEST_CATEGORY, spgemm_bad_input) {
   B_h.col_idx()(B_h.nnz() - 1) = 100;
   auto B_bad = spk::create_mirror_view_and_copy(ExecSpace(), B_h);
   EXPECT_THROW(spk::spgemm_symbolic(ExecSpace(), handle, A, B_bad, C), spk::InvalidMatrix);
+  // The same in a long row (hundreds of entries) of A and of B.
+  auto A_long = random_csr(10, 400, 3, 54, {}, {4});
+  auto B_long = random_csr(400, 300, 2, 55, {}, {7});
+  for (const bool in_a : {true, false}) {
+    auto A_h = A_long;
+    auto B2_h = B_long;
+    auto& M = in_a ? A_h : B2_h;
+    const int row = in_a ? 4 : 7;
+    M.col_idx()(M.row_map()(row) + 200) = -3;
+    auto A_d = spk::create_mirror_view_and_copy(ExecSpace(), A_h);
+    auto B_d = spk::create_mirror_view_and_copy(ExecSpace(), B2_h);
+    SCOPED_TRACE(in_a ? "long row of A" : "long row of B");
+    EXPECT_THROW(spk::spgemm_symbolic(ExecSpace(), handle, A_d, B_d, C), spk::InvalidMatrix);
+  }
 }
 
 TEST(TEST_CATEGORY, spgemm_offset_overflow) {
