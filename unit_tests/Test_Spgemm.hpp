@@ -199,7 +199,9 @@ inline HostCsr<> with_hub_row(const HostCsr<>& A, int row, int n, std::uint64_t 
   r[row].clear();
   for (int c = 0; c < n;) {
     const int x = static_cast<int>(rng.below(A.num_cols()));
-    if (!used[x]) used[x] = 1, ++c;
+    if (used[x]) continue;
+    used[x] = 1;
+    ++c;
   }
   for (int x = 0; x < A.num_cols(); ++x)
     if (used[x]) r[row].emplace_back(x, 0.5 + rng.uniform());
@@ -461,12 +463,11 @@ TEST(TEST_CATEGORY, spgemm_bad_input) {
   B_h.col_idx()(B_h.nnz() - 1) = 100;
   auto B_bad = spk::create_mirror_view_and_copy(ExecSpace(), B_h);
   EXPECT_THROW(spk::spgemm_symbolic(ExecSpace(), handle, A, B_bad, C), spk::InvalidMatrix);
-  // The same in a long row (hundreds of entries) of A and of B.
-  auto A_long = random_csr(10, 400, 3, 54, {}, {4});
-  auto B_long = random_csr(400, 300, 2, 55, {}, {7});
+  // The same in a long row (hundreds of entries) of A and of B; fresh
+  // operands each time (copies of a host matrix share its arrays).
   for (const bool in_a : {true, false}) {
-    auto A_h = A_long;
-    auto B2_h = B_long;
+    auto A_h = random_csr(10, 400, 3, 54, {}, {4});
+    auto B2_h = random_csr(400, 300, 2, 55, {}, {7});
     auto& M = in_a ? A_h : B2_h;
     const int row = in_a ? 4 : 7;
     M.col_idx()(M.row_map()(row) + 200) = -3;
