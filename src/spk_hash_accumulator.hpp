@@ -31,6 +31,26 @@ struct HashMultiplicative {
   }
 };
 
+/// Hash: MurmurHash3's 32-bit finalizer (fmix32), both halves of a 64-bit
+/// key folded in.  Every key bit reaches the low bits the mask keeps, so
+/// columns whose low bits are skewed do not pile into a few slots: in R-MAT
+/// graphs each bit of a column is 0 with probability ~0.76, and rmat:18:8's
+/// rows with 2^10-2^11-slot tables took 132 probes per product on average
+/// with HashMask (1.8 with HashMix).
+struct HashMix {
+  template <class Key>
+  KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t hash(Key k) noexcept {
+    const auto x = static_cast<std::uint64_t>(k);
+    std::uint32_t h = static_cast<std::uint32_t>(x ^ (x >> 32));
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+  }
+};
+
 /// Probing: slot, slot + 1, slot + 2, ... (cache and bank friendly).
 struct LinearProbing {
   KOKKOS_FORCEINLINE_FUNCTION static std::uint32_t next(std::uint32_t slot,

@@ -1,5 +1,6 @@
 // HashAccumulator: a hand-checkable insertion sequence, and concurrent
 // accumulation from many threads.
+#include <set>
 #include <spk_hash_accumulator.hpp>
 #include <spk_test_utils.hpp>
 
@@ -42,21 +43,20 @@ inline void run_strided(Kokkos::View<int*, Dev> keys, Kokkos::View<double*, Dev>
       });
 }
 
-inline int run_concurrent(Kokkos::View<long*, Dev> keys, Kokkos::View<double*, Dev> vals, int n,
-                          int distinct, int cap) {
+/// n threads add 1 to key ((t * 7) % distinct) * stride of a cap-slot table.
+template <class Hash, class Probing>
+int run_concurrent(Kokkos::View<long*, Dev> keys, Kokkos::View<double*, Dev> vals, int n,
+                   int distinct, int cap, long stride) {
+  using Acc = spk::HashAccumulator<long, double, Hash, Probing>;
   Kokkos::parallel_for(
-      "hash_clear", Kokkos::RangePolicy<ExecSpace>(0, cap), KOKKOS_LAMBDA(const int s) {
-        spk::HashAccumulator<long, double, spk::HashMultiplicative, spk::QuadraticProbing>(
-            keys.data(), vals.data(), cap)
-            .clear(s);
-      });
+      "hash_clear", Kokkos::RangePolicy<ExecSpace>(0, cap),
+      KOKKOS_LAMBDA(const int s) { Acc(keys.data(), vals.data(), cap).clear(s); });
   int fresh = 0;
   Kokkos::parallel_reduce(
       "hash_concurrent", Kokkos::RangePolicy<ExecSpace>(0, n),
       KOKKOS_LAMBDA(const int t, int& count) {
-        const spk::HashAccumulator<long, double, spk::HashMultiplicative, spk::QuadraticProbing> h(
-            keys.data(), vals.data(), cap);
-        count += h.accumulate((t * 7L) % distinct, 1.0) ? 1 : 0;
+        const Acc h(keys.data(), vals.data(), cap);
+        count += h.accumulate((t * 7L) % distinct * stride, 1.0) ? 1 : 0;
       },
       fresh);
   return fresh;
@@ -107,14 +107,9 @@ TEST(TEST_CATEGORY, hash_accumulator_strided) {
   }
 }
 
-TEST(TEST_CATEGORY, hash_accumulator_concurrent) {
-  // 5000 threads add 1 to key (t * 7) % 97 in a 128-slot table: every key
-  // ends with its multiplicity, and exactly 97 inserts report "new".
-  constexpr int n = 5000, distinct = 97, cap = 128;
-  Kokkos::View<long*, Dev> keys("keys", cap);
-  Kokkos::View<double*, Dev> vals("vals", cap);
-  const int fresh = run_concurrent(keys, vals, n, distinct, cap);
-  EXPECT_EQ(fresh, distinct);
+/// Checks the table after run_concurrent: every key once, with its multiplicity.
+inline void expect_concurrent_table(Kokkos::View<long*, Dev> keys, Kokkos::View<double*, Dev> vals,
+                                    int n, int distinct, int cap, long stride) {
   auto hk = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), keys);
   auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), vals);
   std::vector<double> got(distinct, 0);
@@ -122,16 +117,50 @@ TEST(TEST_CATEGORY, hash_accumulator_concurrent) {
   for (int s = 0; s < cap; ++s) {
     if (hk(s) == -1) continue;
     ++occupied;
+    ASSERT_EQ(hk(s) % stride, 0);
     ASSERT_GE(hk(s), 0);
-    ASSERT_LT(hk(s), distinct);
-    got[hk(s)] += hv(s);
+    ASSERT_LT(hk(s) / stride, distinct);
+    got[hk(s) / stride] += hv(s);
   }
   EXPECT_EQ(occupied, distinct);
   for (int k = 0; k < distinct; ++k) {
     int mult = 0;
     for (int t = 0; t < n; ++t) mult += (t * 7L) % distinct == k;
-    EXPECT_EQ(got[k], mult) << "key " << k;
+    EXPECT_EQ(got[k], mult) << "key " << k * stride;
   }
+}
+
+TEST(TEST_CATEGORY, hash_accumulator_concurrent) {
+  // 5000 threads add 1 to key (t * 7) % 97 in a 128-slot table: every key
+  // ends with its multiplicity, and exactly 97 inserts report "new".
+  constexpr int n = 5000, distinct = 97, cap = 128;
+  Kokkos::View<long*, Dev> keys("keys", cap);
+  Kokkos::View<double*, Dev> vals("vals", cap);
+  const int fresh = run_concurrent<spk::HashMultiplicative, spk::QuadraticProbing>(
+      keys, vals, n, distinct, cap, 1);
+  EXPECT_EQ(fresh, distinct);
+  expect_concurrent_table(keys, vals, n, distinct, cap, 1);
+  // HashMix (the SpGEMM kernels' hash) on keys that all share their low 12
+  // bits (and 64-bit keys above 2^32): the same result.
+  for (const long stride : {4096L, (1L << 33) + 4096L}) {
+    SCOPED_TRACE(stride);
+    const int f =
+        run_concurrent<spk::HashMix, spk::LinearProbing>(keys, vals, n, distinct, cap, stride);
+    EXPECT_EQ(f, distinct);
+    expect_concurrent_table(keys, vals, n, distinct, cap, stride);
+  }
+}
+
+/// HashMix spreads keys whose low bits are all equal over the slots of a
+/// table, where HashMask sends them all to one slot.
+TEST(TEST_CATEGORY, hash_accumulator_mix_spreads) {
+  std::set<std::uint32_t> slots_mask, slots_mix;
+  for (int q = 0; q < 64; ++q) {
+    slots_mask.insert(spk::HashMask::hash(q << 12) & 255u);
+    slots_mix.insert(spk::HashMix::hash(q << 12) & 255u);
+  }
+  EXPECT_EQ(slots_mask.size(), 1u);
+  EXPECT_GT(slots_mix.size(), 40u);
 }
 
 }  // namespace

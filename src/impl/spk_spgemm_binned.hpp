@@ -586,7 +586,7 @@ class SpgemmBinStreams {
 template <class Group, class V, class O, class Counts>
 KOKKOS_INLINE_FUNCTION void spgemm_symbolic_row(const Group& g, const V& v, std::int64_t i, O* keys,
                                                 std::uint32_t cap, const Counts& counts) {
-  using Acc = HashAccumulator<O, int>;
+  using Acc = HashAccumulator<O, int, HashMix>;
   const Acc h(keys, nullptr, cap);
   g.for_each(cap, [&](const std::uint32_t s) { keys[s] = Acc::empty_key; });
   g.barrier();
@@ -627,7 +627,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
   using O = typename decltype(v.cci)::non_const_value_type;
   using S = typename decltype(v.cv)::non_const_value_type;
   using F = typename decltype(v.crm)::non_const_value_type;
-  using Acc = HashAccumulator<O, int>;
+  using Acc = HashAccumulator<O, int, HashMix>;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using Scratch = LaneRowScratch<O, S, F>;
@@ -816,7 +816,7 @@ template <class Group, class V, class O, class S>
 KOKKOS_INLINE_FUNCTION void spgemm_numeric_row(const Group& g, const V& v, std::int64_t i, O* keys,
                                                S* vals, O* kbuf, int* counter, std::uint32_t cap,
                                                bool sorted) {
-  using Acc = HashAccumulator<O, S>;
+  using Acc = HashAccumulator<O, S, HashMix>;
   const Acc h(keys, vals, cap);
   g.for_each(cap, [&](const std::uint32_t s) { h.clear(s); });
   g.single([&]() { *counter = 0; });
@@ -932,7 +932,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
   using O = typename decltype(v.cci)::non_const_value_type;
   using S = typename decltype(v.cv)::non_const_value_type;
   using F = typename decltype(v.crm)::non_const_value_type;
-  using Acc = HashAccumulator<O, S>;
+  using Acc = HashAccumulator<O, S, HashMix>;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using Scratch = LaneRowScratch<O, S, F>;
