@@ -27,6 +27,13 @@
 
 namespace spk::Impl {
 
+/// The binned kernels' shared hash tables (lane, team and global-slab rows):
+/// HashMix, since the low bits HashMask keeps are skewed in power-law graphs
+/// (spk_hash_accumulator.hpp).  The per-thread tables of <= 64 slots keep
+/// HashMask: a short row's columns rarely collide there.
+template <class O, class V>
+using SpgemmTable = HashAccumulator<O, V, HashMix>;
+
 /// Per-backend parameters of the binned kernels.
 struct SpgemmBinnedTuning {
   int vector_length = 1;
@@ -586,7 +593,7 @@ class SpgemmBinStreams {
 template <class Group, class V, class O, class Counts>
 KOKKOS_INLINE_FUNCTION void spgemm_symbolic_row(const Group& g, const V& v, std::int64_t i, O* keys,
                                                 std::uint32_t cap, const Counts& counts) {
-  using Acc = HashAccumulator<O, int, HashMix>;
+  using Acc = SpgemmTable<O, int>;
   const Acc h(keys, nullptr, cap);
   g.for_each(cap, [&](const std::uint32_t s) { keys[s] = Acc::empty_key; });
   g.barrier();
@@ -627,7 +634,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
   using O = typename decltype(v.cci)::non_const_value_type;
   using S = typename decltype(v.cv)::non_const_value_type;
   using F = typename decltype(v.crm)::non_const_value_type;
-  using Acc = HashAccumulator<O, int, HashMix>;
+  using Acc = SpgemmTable<O, int>;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using Scratch = LaneRowScratch<O, S, F>;
@@ -816,7 +823,7 @@ template <class Group, class V, class O, class S>
 KOKKOS_INLINE_FUNCTION void spgemm_numeric_row(const Group& g, const V& v, std::int64_t i, O* keys,
                                                S* vals, O* kbuf, int* counter, std::uint32_t cap,
                                                bool sorted) {
-  using Acc = HashAccumulator<O, S, HashMix>;
+  using Acc = SpgemmTable<O, S>;
   const Acc h(keys, vals, cap);
   g.for_each(cap, [&](const std::uint32_t s) { h.clear(s); });
   g.single([&]() { *counter = 0; });
@@ -932,7 +939,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
   using O = typename decltype(v.cci)::non_const_value_type;
   using S = typename decltype(v.cv)::non_const_value_type;
   using F = typename decltype(v.crm)::non_const_value_type;
-  using Acc = HashAccumulator<O, S, HashMix>;
+  using Acc = SpgemmTable<O, S>;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using Scratch = LaneRowScratch<O, S, F>;
