@@ -11,24 +11,34 @@
 // synchronisation around each call) cost a synchronisation per free and
 // slow down when several processes drive GPUs at once.
 //
-// Results handed to the caller (C's arrays) are managed Kokkos Views; on CUDA
-// their memory comes from the pool too unless the caller asks otherwise
+// Results handed to the caller (C's arrays) are managed Kokkos Views; their
+// memory comes from the pool too unless the caller asks otherwise
 // (result_view; SpgemmOptions::result_memory).
-// Host execution spaces allocate temporaries as Kokkos Views (no pool).
+//
+// On the host (HostSpace), blocks of 1 MiB and more come from a pool of
+// spk's own: a freed block is kept (best fit, at most a quarter larger than
+// the request) for the next allocation instead of being unmapped.  glibc
+// unmaps every block above 32 MiB on free, so without it each product
+// page-faults all of C and of its work arrays in again: 10-30 % of a host
+// SpGEMM on 2 threads.  New blocks are 2 MiB aligned, with transparent huge
+// pages asked for.  Smaller ones are Kokkos allocations.
 //
 // Controls (environment, read at the first pooled allocation):
-//   SPK_MEMORY_POOL=0                  temporaries come from Kokkos (no pool)
-//   SPK_MEMORY_POOL_KEEP_BYTES=<n>     release threshold: bytes the pool keeps
-//                                      when idle (default: a quarter of the
-//                                      device's memory)
-// spk::trim_memory_pool() gives the kept memory back to the device.  Pool
-// allocations are reported to Kokkos' profiling hooks (space "spk::pool"),
-// so memory tools see them.
+//   SPK_MEMORY_POOL=0                  temporaries and results come from
+//                                      Kokkos (no pool)
+//   SPK_MEMORY_POOL_KEEP_BYTES=<n>     release threshold of each pool: bytes
+//                                      it keeps when idle (default: a quarter
+//                                      of the device's memory; on the host an
+//                                      eighth of the physical memory)
+// spk::trim_memory_pool() gives the kept memory back.  Pool allocations are
+// reported to Kokkos' profiling hooks (space "spk::pool"), so memory tools
+// see them.
 #pragma once
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <spk_compat.hpp>
@@ -37,6 +47,10 @@
 #include <string>
 #include <utility>
 #include <vector>
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 namespace spk {
 namespace Impl {
@@ -47,6 +61,152 @@ inline bool memory_pool_enabled() {
     return !(e && std::string(e) == "0");
   }();
   return on;
+}
+
+inline void pool_report_allocation(void* p, std::size_t bytes, const std::string& label) {
+  Kokkos::Tools::allocateData(Kokkos::Tools::make_space_handle("spk::pool"), label, p, bytes);
+}
+
+inline void pool_report_free(void* p, std::size_t bytes, const std::string& label) {
+  Kokkos::Tools::deallocateData(Kokkos::Tools::make_space_handle("spk::pool"), label, p, bytes);
+}
+
+inline std::uint64_t pool_keep_bytes_from_env(std::uint64_t fallback) {
+  const char* s = std::getenv("SPK_MEMORY_POOL_KEEP_BYTES");
+  return s ? std::strtoull(s, nullptr, 10) : fallback;
+}
+
+/// spk's pool of host memory (see the top of this file): one per process,
+/// emptied at Kokkos::finalize; blocks freed after that are freed at once.
+class HostMemoryPool {
+ public:
+  /// Requests below this go to Kokkos.
+  static constexpr std::size_t min_bytes = std::size_t(1) << 20;
+  /// Blocks are multiples of this (and so aligned): a huge page.
+  static constexpr std::size_t granule = std::size_t(2) << 20;
+
+  static HostMemoryPool& instance() {
+    // Never destroyed: Views may give blocks back during static destruction.
+    static HostMemoryPool* pool = [] {
+      auto* p = new HostMemoryPool();
+      Kokkos::push_finalize_hook([p]() { p->close(); });
+      return p;
+    }();
+    return *pool;
+  }
+
+  static std::size_t block_bytes(std::size_t bytes) {
+    return (bytes + granule - 1) / granule * granule;
+  }
+
+  /// A block of block_bytes(bytes) bytes: a kept one of at most a quarter
+  /// more, or a new one.
+  void* allocate(std::size_t bytes, std::size_t& got) {
+    const std::size_t want = block_bytes(bytes);
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      auto it = free_.lower_bound(want);
+      if (it != free_.end() && it->first <= want + want / 4) {
+        void* p = it->second;
+        got = it->first;
+        kept_ -= got;
+        free_.erase(it);
+        return p;
+      }
+    }
+    void* p = std::aligned_alloc(granule, want);
+    if (!p) {
+      trim();  // what the pool keeps may be what is missing
+      p = std::aligned_alloc(granule, want);
+    }
+    SPK_REQUIRE(p != nullptr, Error, "spk memory pool: could not allocate ", want,
+                " bytes of host memory");
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    madvise(p, want, MADV_HUGEPAGE);  // advice: errors ignored
+#endif
+    got = want;
+    return p;
+  }
+
+  /// Takes back a block from allocate (`bytes`: the size it gave).
+  void release(void* p, std::size_t bytes) {
+    std::vector<void*> drop;
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (closed_ || bytes > keep_) {
+        drop.push_back(p);
+      } else {
+        // Room for it: the smallest kept blocks go first.
+        while (kept_ + bytes > keep_ && !free_.empty()) {
+          kept_ -= free_.begin()->first;
+          drop.push_back(free_.begin()->second);
+          free_.erase(free_.begin());
+        }
+        free_.emplace(bytes, p);
+        kept_ += bytes;
+      }
+    }
+    for (void* q : drop) std::free(q);
+  }
+
+  /// Frees every kept block.
+  void trim() {
+    std::multimap<std::size_t, void*> drop;
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      drop.swap(free_);
+      kept_ = 0;
+    }
+    for (const auto& b : drop) std::free(b.second);
+  }
+
+  std::size_t kept_bytes() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return kept_;
+  }
+
+ private:
+  HostMemoryPool() {
+    std::uint64_t phys = std::uint64_t(8) << 30;
+#if defined(__linux__)
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0) phys = std::uint64_t(pages) * std::uint64_t(page);
+#endif
+    keep_ = pool_keep_bytes_from_env(phys / 8);
+  }
+  void close() {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      closed_ = true;
+    }
+    trim();
+  }
+
+  std::mutex mutex_;
+  std::multimap<std::size_t, void*> free_;  // kept blocks by size
+  std::size_t kept_ = 0, keep_ = 0;
+  bool closed_ = false;
+};
+
+/// Whether an allocation of `bytes` in memory space M comes from the host
+/// pool.
+template <class M>
+inline bool host_pool_serves(std::size_t bytes) {
+  return std::is_same_v<M, Kokkos::HostSpace> && bytes >= HostMemoryPool::min_bytes &&
+         memory_pool_enabled();
+}
+
+/// `bytes` from the host pool, reported to the profiling hooks; `got` is
+/// what to give back.
+inline void* host_pool_allocate(const char* label, std::size_t bytes, std::size_t& got) {
+  void* p = HostMemoryPool::instance().allocate(bytes, got);
+  pool_report_allocation(p, got, label);
+  return p;
+}
+
+inline void host_pool_free(void* p, std::size_t got, const std::string& label) {
+  pool_report_free(p, got, label);
+  HostMemoryPool::instance().release(p, got);
 }
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -79,14 +239,9 @@ inline cudaMemPool_t cuda_memory_pool(int device) {
     const cudaError_t e = cudaMemPoolCreate(&pool, &props);
     SPK_REQUIRE(e == cudaSuccess, Error, "spk memory pool: cudaMemPoolCreate on device ", device,
                 ": ", cudaGetErrorString(e));
-    std::uint64_t keep = 0;
-    if (const char* s = std::getenv("SPK_MEMORY_POOL_KEEP_BYTES")) {
-      keep = std::strtoull(s, nullptr, 10);
-    } else {
-      cudaDeviceProp prop;
-      cudaGetDeviceProperties(&prop, device);
-      keep = prop.totalGlobalMem / 4;
-    }
+    cudaDeviceProp prop;
+    cudaGetDeviceProperties(&prop, device);
+    std::uint64_t keep = pool_keep_bytes_from_env(prop.totalGlobalMem / 4);
     cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
   }
   return pool;
@@ -111,12 +266,8 @@ inline void* cuda_pool_allocate(const Kokkos::Cuda& space, const char* label, st
   if (e != cudaSuccess) cudaGetLastError();
   SPK_REQUIRE(e == cudaSuccess, Error, "spk memory pool: could not allocate ", bytes,
               " bytes for '", label, "': ", cudaGetErrorString(e));
-  Kokkos::Tools::allocateData(Kokkos::Tools::make_space_handle("spk::pool"), label, p, bytes);
+  pool_report_allocation(p, bytes, label);
   return p;
-}
-
-inline void pool_report_free(void* p, std::size_t bytes, const std::string& label) {
-  Kokkos::Tools::deallocateData(Kokkos::Tools::make_space_handle("spk::pool"), label, p, bytes);
 }
 #endif
 
@@ -146,6 +297,13 @@ class TempBlock {
     }
 #endif
     (void)space;
+    if (host_pool_serves<typename device_type::memory_space>(bytes)) {
+      std::size_t got = 0;
+      void* p = host_pool_allocate(label, bytes, got);
+      const std::string name(label);
+      ptr_ = std::shared_ptr<void>(p, [name, got](void* q) { host_pool_free(q, got, name); });
+      return;
+    }
     auto v = std::make_shared<Kokkos::View<char*, device_type>>(
         Kokkos::ViewAllocateWithoutInitializing(label), bytes);
     ptr_ = std::shared_ptr<void>(v, v->data());
@@ -203,13 +361,14 @@ View pooled_view(const ExecSpace& space, std::vector<std::shared_ptr<void>>& own
 /// Kokkos allocation, without initialisation, ordered on `space`.
 template <class View, class ExecSpace>
 View result_view(const ExecSpace& space, const char* label, std::size_t n, bool pooled) {
-#if defined(KOKKOS_ENABLE_CUDA) && SPK_CAN_ADOPT_ALLOCATIONS
+#if SPK_CAN_ADOPT_ALLOCATIONS
+  const std::size_t bytes = n * sizeof(typename View::value_type);
+#if defined(KOKKOS_ENABLE_CUDA)
   // Device memory only: a View in CudaUVMSpace or CudaHostPinnedSpace must
   // stay readable on the host.
   if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda> &&
                 std::is_same_v<typename View::memory_space, Kokkos::CudaSpace>) {
     if (pooled && memory_pool_enabled() && n > 0) {
-      const std::size_t bytes = n * sizeof(typename View::value_type);
       void* p = cuda_pool_allocate(space, label, bytes);
       return adopt_allocation<View>(static_cast<typename View::pointer_type>(p), n, label,
                                     [](void* q, std::size_t b, const std::string& name) {
@@ -218,6 +377,16 @@ View result_view(const ExecSpace& space, const char* label, std::size_t n, bool 
                                       cudaFreeAsync(q, cudaStreamLegacy);
                                     });
     }
+  }
+#endif
+  // Host memory: from the host pool; the record gives back the whole block.
+  if (pooled && host_pool_serves<typename View::memory_space>(bytes)) {
+    std::size_t got = 0;
+    void* p = host_pool_allocate(label, bytes, got);
+    return adopt_allocation<View>(
+        static_cast<typename View::pointer_type>(p), n, label,
+        [](void* q, std::size_t block, const std::string& name) { host_pool_free(q, block, name); },
+        got);
   }
 #endif
   (void)pooled;
@@ -272,10 +441,11 @@ void stream_wait(const ExecSpace& waiter, const ExecSpace& waited) {
 
 }  // namespace Impl
 
-/// Gives the device memory spk's pool keeps between calls back to the
-/// device (CUDA; nothing elsewhere).  Call it when the application needs
-/// that memory for itself.
+/// Gives the memory spk's pools keep between calls back: the host pool's to
+/// the system, the CUDA pool's to the device.  Call it when the application
+/// needs that memory for itself.
 inline void trim_memory_pool() {
+  Impl::HostMemoryPool::instance().trim();
 #if defined(KOKKOS_ENABLE_CUDA)
   if (Impl::memory_pool_enabled()) {
     const int dev = Kokkos::Cuda().cuda_device();

@@ -230,7 +230,9 @@ void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle
         const std::size_t budget =
             opt.slab_budget_bytes ? opt.slab_budget_bytes : std::size_t(512) << 20;
         hp.dense = Impl::host_dense_fits<S>(ncols, hp.num_threads, budget);
-        auto cb = hp.dense ? Impl::host_compressed_b_arrays<F>(k, B.nnz(), ncols)
+        auto cb = hp.dense ? Impl::host_compressed_b_arrays<F>(
+                                 k, B.nnz(), ncols, B.row_map().data(), B.col_idx().data(),
+                                 Impl::host_compress_pct)
                            : Impl::HostCompressedB<F>();
         const bool b_is_a = Impl::same_operand(A, B);
         const auto st = Impl::host_spgemm_analyze(

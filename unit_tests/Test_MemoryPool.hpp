@@ -1,6 +1,7 @@
 // spk's temporaries (spk_memory_pool.hpp): blocks hold what kernels write,
 // memory freed and taken again in stream order keeps each user's data, views
-// are checked against their block, and stream_wait orders two instances.
+// are checked against their block, stream_wait orders two instances, and
+// the host pool hands kept blocks out again, only once, as managed Views.
 #include <spk_compat.hpp>
 #include <spk_memory_pool.hpp>
 #include <spk_test_utils.hpp>
@@ -63,9 +64,10 @@ TEST(TEST_CATEGORY, memory_pool_block) {
 // generation must see only its own values.
 TEST(TEST_CATEGORY, memory_pool_reuse_in_stream_order) {
   const ExecSpace space;
-  Kokkos::View<double*, Dev> kept("test::kept", 100003);
+  // Sizes above 1 MiB: the host pool serves them too.
+  Kokkos::View<double*, Dev> kept("test::kept", 200003);
   for (int gen = 0; gen < 20; ++gen) {
-    const std::size_t n = 100003 + 977 * static_cast<std::size_t>(gen % 5);
+    const std::size_t n = 200003 + 977 * static_cast<std::size_t>(gen % 5);
     spk::Impl::TempView<double, ExecSpace> a(space, "test::a", n);
     fill_affine(space, a.view, 1.0, gen);
     spk::Impl::TempView<double, ExecSpace> b(space, "test::b", n);
@@ -112,4 +114,48 @@ TEST(TEST_CATEGORY, memory_pool_stream_wait) {
     inst[1].fence();
     ASSERT_EQ(count_wrong(y, 3.0, rep + 1.0), 0) << "repeat " << rep;
   }
+}
+
+// The host pool: a result View of 1 MiB or more is a managed View over a
+// pooled block (label, shared ownership); once its last copy goes, the next
+// request of about its size gets the same block back, never while a View
+// still holds it; trim_memory_pool gives kept blocks back.
+TEST(TEST_CATEGORY, memory_pool_host_results) {
+  using HostView = Kokkos::View<double*, Kokkos::HostSpace>;
+  if (!spk::Impl::memory_pool_enabled() || !SPK_CAN_ADOPT_ALLOCATIONS)
+    GTEST_SKIP() << "spk's pool is off (SPK_MEMORY_POOL=0) or cannot adopt memory";
+  const Kokkos::DefaultHostExecutionSpace host;
+  const std::size_t n = 300007;  // 2.4 MB
+  spk::trim_memory_pool();
+  HostView a = spk::Impl::result_view<HostView>(host, "test::result_a", n, true);
+  ASSERT_EQ(a.extent(0), n);
+  EXPECT_EQ(a.label(), "test::result_a");
+  EXPECT_EQ(a.use_count(), 1);
+  for (std::size_t i = 0; i < n; ++i) a(i) = 0.5 * static_cast<double>(i);
+  const double* block = a.data();
+  {
+    const HostView copy = a;
+    EXPECT_EQ(a.use_count(), 2);
+    a = HostView();  // the copy still holds the block
+    const HostView b = spk::Impl::result_view<HostView>(host, "test::result_b", n, true);
+    EXPECT_NE(b.data(), block);
+    for (std::size_t i = 0; i < n; ++i) b(i) = -1.0;
+    long long wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) wrong += copy(i) != 0.5 * static_cast<double>(i);
+    EXPECT_EQ(wrong, 0);
+  }
+  // All copies gone: a request a little smaller gets a kept block (the
+  // first or b's), a fresh one only after a trim.
+  EXPECT_GE(spk::Impl::HostMemoryPool::instance().kept_bytes(), 2 * n * sizeof(double));
+  const HostView c = spk::Impl::result_view<HostView>(host, "test::result_c", n - 1000, true);
+  EXPECT_EQ(c.extent(0), n - 1000);
+  EXPECT_EQ(c.use_count(), 1);
+  spk::trim_memory_pool();
+  EXPECT_EQ(spk::Impl::HostMemoryPool::instance().kept_bytes(), 0u);
+  // Pooled requests below 1 MiB, and unpooled ones, are Kokkos allocations.
+  const HostView small = spk::Impl::result_view<HostView>(host, "test::small", 1000, true);
+  EXPECT_EQ(small.label(), "test::small");
+  const HostView own = spk::Impl::result_view<HostView>(host, "test::own", n, false);
+  EXPECT_EQ(own.extent(0), n);
+  EXPECT_EQ(spk::Impl::HostMemoryPool::instance().kept_bytes(), 0u);
 }

@@ -37,12 +37,14 @@
 
 namespace spk::Impl {
 
-/// C's columns and values on the host, uninitialised, with huge pages asked
-/// for (they are written once, right after).
-template <class CI, class VA>
-void allocate_host_entries(std::uint64_t nnz, CI& col_idx, VA& values) {
-  col_idx = CI(Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.col_idx"), nnz);
-  values = VA(Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.values"), nnz);
+/// C's columns and values on the host, uninitialised: from spk's host pool
+/// (pooled) or Kokkos, with huge pages asked for (they are written once,
+/// right after).
+template <class ExecSpace, class CI, class VA>
+void allocate_host_entries(const ExecSpace& space, std::uint64_t nnz, bool pooled, CI& col_idx,
+                           VA& values) {
+  col_idx = result_view<CI>(space, "spk::spgemm::C.col_idx", nnz, pooled);
+  values = result_view<VA>(space, "spk::spgemm::C.values", nnz, pooled);
   host_advise_huge_pages(col_idx.data(), nnz * sizeof(typename CI::value_type));
   host_advise_huge_pages(values.data(), nnz * sizeof(typename VA::value_type));
 }
@@ -114,16 +116,20 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
 
   // 1. Validation, products per row, B's pairs: one pass.  The pairs cost
   // one write of B; they pay when they are clearly fewer than B's entries.
-  Kokkos::View<std::uint64_t*, Kokkos::HostSpace> products(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::products"), m);
+  const bool pooled = opt.result_memory == SpgemmResultMemory::Pool;
+  std::vector<std::shared_ptr<void>> owners;  // the work arrays' pooled memory
+  const auto products = host_work_view<std::uint64_t>(owners, "spk::spgemm::products", m);
   HostCompressedB<F> cb;
-  if (dense && m > 0) cb = host_compressed_b_arrays<F>(k, nnz_b, ncols);
+  // (Pairs above host_numeric_compress_pct would serve only the in-place
+  // path of long rows: not worth a pass over B up front.)
+  if (dense && m > 0)
+    cb = host_compressed_b_arrays<F>(k, nnz_b, ncols, brm, bci, host_numeric_compress_pct, true);
   const HostSpgemmStats st =
       host_spgemm_analyze(space, m, k, ncols, arm, aci, nnz_a, brm, bci, nnz_b, opt.validate_inputs,
                           !b_is_a, cb, products.data());
   throw_if_invalid_rows(space, A, B, st.bad_a, st.bad_b, "spk::spgemm");
-  row_map = typename CMat::row_map_type(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::C.row_map"), m + 1);
+  row_map =
+      result_view<typename CMat::row_map_type>(space, "spk::spgemm::C.row_map", m + 1, pooled);
   F* rm = row_map.data();
   rm[0] = 0;
   if (st.products == 0) {
@@ -168,14 +174,16 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
     const std::int64_t* blk = blocks.data();
     const std::int64_t nblocks = static_cast<std::int64_t>(blocks.size()) - 1;
     const bool hw = host_has_popcnt();
-    host_for_each_block(space, "spk::spgemm::host_count", blk, nblocks, token, acc,
-                        [=](const auto& mine, const std::int64_t i0, const std::int64_t i1) {
-                          for (std::int64_t i = i0; i < i1; ++i) {
-                            if (counts[i] == 0) continue;  // no products: no columns
-                            counts[i] = static_cast<std::uint64_t>(host_count_compressed_either(
-                                hw, arm, aci, brm, cbe, cbw, cbm, i, mine.bits, mine.touched, nw));
-                          }
-                        });
+    host_for_each_block(
+        space, "spk::spgemm::host_count", blk, nblocks, token, acc,
+        [=](const auto& mine, const std::int64_t i0, const std::int64_t i1) {
+          const F ka_limit = arm[i1];
+          for (std::int64_t i = i0; i < i1; ++i) {
+            if (counts[i] == 0) continue;  // no products: no columns
+            counts[i] = static_cast<std::uint64_t>(host_count_compressed_either(
+                hw, arm, aci, brm, cbe, cbw, cbm, i, ka_limit, mine.bits, mine.touched, nw));
+          }
+        });
     // Row pointers scanned in 64 bits; nnz(C) checked before C exists.
     std::int64_t nnz = 0;
     Kokkos::parallel_scan(
@@ -186,18 +194,19 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
         },
         nnz);
     require_fits_offset<F>(static_cast<std::uint64_t>(nnz), st.products, "spk::spgemm");
-    allocate_host_entries(nnz, col_idx, values);
+    allocate_host_entries(space, nnz, pooled, col_idx, values);
     O* cci = col_idx.data();
     S* cv = values.data();
     // (accumulators cleared here if this thread counted no block)
     host_for_each_block(space, "spk::spgemm::host_numeric_in_place", blk, nblocks, token, acc,
                         [=](const auto& mine, const std::int64_t i0, const std::int64_t i1) {
+                          const F ka_limit = arm[i1];
                           for (std::int64_t i = i0; i < i1; ++i)
                             if (rm[i + 1] != rm[i])
                               host_numeric_dense_either(compressed, arm, aci, av, brm, bci, bv, brm,
-                                                        cbe, cbw, cbm, i, rm[i], cci, cv, mine.bits,
-                                                        mine.bits + nw, mine.touched, mine.vals, ns,
-                                                        sorted);
+                                                        cbe, cbw, cbm, i, ka_limit, rm[i], cci, cv,
+                                                        mine.bits, mine.bits + nw, mine.touched,
+                                                        mine.vals, ns, sorted);
                         });
     space.fence();
     return CMat(A.num_rows(), B.num_cols(), row_map, col_idx, values);
@@ -223,10 +232,8 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
   const std::uint64_t* pr = products.data();
   for (int round = 0; !tasks.empty(); ++round) {
     cap = std::min(cap, bound_left + T * chunk);
-    pool_cols.emplace_back(Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pool_col_idx"),
-                           cap);
-    pool_vals.emplace_back(Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pool_values"),
-                           cap);
+    pool_cols.push_back(host_work_view<O>(owners, "spk::spgemm::pool_col_idx", cap));
+    pool_vals.push_back(host_work_view<S>(owners, "spk::spgemm::pool_values", cap));
     host_advise_huge_pages(pool_cols.back().data(), cap * sizeof(O));
     host_advise_huge_pages(pool_vals.back().data(), cap * sizeof(S));
     O* pc = pool_cols.back().data();
@@ -267,6 +274,7 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
           std::uint32_t* touched = mine.touched;
           std::uint64_t pos = pos_p[id], end = end_p[id];
           HostPiece piece{r0, r0, round, pos, 0};
+          const F ka_limit = arm[r1];
           std::int64_t i = r0;
           for (; i < r1; ++i) {
             const std::uint64_t p = pr[i];
@@ -292,12 +300,12 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
             std::uint64_t len = 0;
             if (p == 0) {
             } else if (!dense) {
-              len = host_numeric_hash(arm, aci, av, brm, bci, bv, i, pos, pc, pv, my_keys, my_hvals,
-                                      host_hash_capacity(need), sorted);
+              len = host_numeric_hash(arm, aci, av, brm, bci, bv, i, ka_limit, pos, pc, pv, my_keys,
+                                      my_hvals, host_hash_capacity(need), sorted);
             } else {
               len = host_numeric_dense_either(compressed, arm, aci, av, brm, bci, bv, brm, cbe, cbw,
-                                              cbm, i, pos, pc, pv, my_bits, my_bits + nw, touched,
-                                              my_vals, ns, sorted);
+                                              cbm, i, ka_limit, pos, pc, pv, my_bits, my_bits + nw,
+                                              touched, my_vals, ns, sorted);
             }
             // Lengths as offsets: a wrapped one means nnz(C) does not fit
             // either, which is refused before it is used.
@@ -351,7 +359,7 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
     nnz += pieces[q].count;
   }
   require_fits_offset<F>(nnz, st.products, "spk::spgemm");
-  allocate_host_entries(nnz, col_idx, values);
+  allocate_host_entries(space, nnz, pooled, col_idx, values);
   O* cci = col_idx.data();
   S* cv = values.data();
   const HostPiece* piece_p = pieces.data();

@@ -22,7 +22,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <spk_error.hpp>
+#include <spk_memory_pool.hpp>
 #include <type_traits>
 #include <vector>
 #if defined(__linux__)
@@ -76,6 +78,15 @@ inline Kokkos::View<std::uint8_t*, Kokkos::HostSpace> host_flags(int n) {
   return f;
 }
 
+/// n values of T of host memory for one call's work, from spk's host pool
+/// when large (spk_memory_pool.hpp): kept alive by `owners`.
+template <class T>
+Kokkos::View<T*, Kokkos::HostSpace> host_work_view(std::vector<std::shared_ptr<void>>& owners,
+                                                   const char* label, std::size_t n) {
+  return pooled_view<Kokkos::View<T*, Kokkos::HostSpace>>(Kokkos::DefaultHostExecutionSpace(),
+                                                          owners, label, n);
+}
+
 /// Per-thread numeric accumulators of the host kernels, allocated once per
 /// call: the bitset with its summary and list of touched words, and dense
 /// values (dense mode), or a hash table (keys + values) of hash_capacity
@@ -99,6 +110,7 @@ struct HostThreadAccumulators {
   Kokkos::View<S*, Kokkos::HostSpace> vals, hvals;
   Kokkos::View<O*, Kokkos::HostSpace> keys;
   Kokkos::View<std::uint8_t*, Kokkos::HostSpace> ready;  // cleared yet, per thread
+  std::vector<std::shared_ptr<void>> owners;             // the memory of the above
 
   HostThreadAccumulators(int T, bool dense_, std::uint64_t ncols_, std::uint64_t hash_capacity_)
       : dense(dense_), ncols(ncols_), hash_capacity(hash_capacity_) {
@@ -108,15 +120,10 @@ struct HostThreadAccumulators {
     vals_stride = dense ? host_stride<S>(ncols) : 0;
     keys_stride = host_stride<O>(hash_capacity);
     hvals_stride = host_stride<S>(hash_capacity);
-    using Kokkos::ViewAllocateWithoutInitializing;
-    bits = decltype(bits)(ViewAllocateWithoutInitializing("spk::spgemm::thread_bits"),
-                          T * bits_stride);
-    vals = decltype(vals)(ViewAllocateWithoutInitializing("spk::spgemm::thread_values"),
-                          T * vals_stride);
-    keys = decltype(keys)(ViewAllocateWithoutInitializing("spk::spgemm::thread_keys"),
-                          T * keys_stride);
-    hvals = decltype(hvals)(ViewAllocateWithoutInitializing("spk::spgemm::thread_hash_values"),
-                            T * hvals_stride);
+    bits = host_work_view<std::uint64_t>(owners, "spk::spgemm::thread_bits", T * bits_stride);
+    vals = host_work_view<S>(owners, "spk::spgemm::thread_values", T * vals_stride);
+    keys = host_work_view<O>(owners, "spk::spgemm::thread_keys", T * keys_stride);
+    hvals = host_work_view<S>(owners, "spk::spgemm::thread_hash_values", T * hvals_stride);
     ready = host_flags(T);
   }
 
@@ -206,6 +213,38 @@ inline void host_clear_words(std::uint64_t* bits, const std::uint32_t* touched, 
     for (std::uint64_t t = 0; t < nt; ++t) bits[touched[t]] = 0;
 }
 
+// ---- prefetching B's rows ---------------------------------------------------
+
+// Rows of B are read in A's column order: on matrices whose B does not stay
+// in cache (random, power-law, unstructured) each row is a few cache misses
+// that the loop over the previous row cannot hide.  At A's entry ka the
+// kernels ask for the row of entry ka + host_prefetch_distance and for the
+// row pointer of entry ka + 2 * host_prefetch_distance (so that the first
+// address is at hand when it is needed).
+inline constexpr std::int64_t host_prefetch_distance = 4;
+
+/// Prefetches, for A's entry ka (entries before ka_limit only), the row
+/// pointer of B's row two distances ahead and the starts (and the last line
+/// of `y`) of the row one distance ahead in the arrays x and y indexed like
+/// B's entries.
+template <class F, class O, class X, class Y>
+inline void host_prefetch_b_row(const F* brm, const O* aci, F ka, F ka_limit, const X* x,
+                                const Y* y) {
+#if defined(__GNUC__)
+  constexpr F d = static_cast<F>(host_prefetch_distance);
+  if (ka + 2 * d < ka_limit) __builtin_prefetch(brm + aci[ka + 2 * d]);
+  if (ka + d < ka_limit) {
+    const O k = aci[ka + d];
+    const F b = brm[k], e = brm[k + 1];
+    __builtin_prefetch(x + b);
+    __builtin_prefetch(y + b);
+    if (e > b + 1) __builtin_prefetch(y + e - 1);
+  }
+#else
+  (void)brm, (void)aci, (void)ka, (void)ka_limit, (void)x, (void)y;
+#endif
+}
+
 // ---- B compressed to (word, mask) pairs ---------------------------------------
 
 /// B's rows with the columns that share a 64-bit word of the bitset merged
@@ -219,17 +258,51 @@ struct HostCompressedB {
   Kokkos::View<F*, Kokkos::HostSpace> end;
   Kokkos::View<std::uint32_t*, Kokkos::HostSpace> word;
   Kokkos::View<std::uint64_t*, Kokkos::HostSpace> mask;
-  std::uint64_t pairs = 0;  // how many there are
-  bool used = false;        // the kernels read the pairs
+  std::uint64_t pairs = 0;                    // how many there are
+  bool used = false;                          // the kernels read the pairs
+  std::vector<std::shared_ptr<void>> owners;  // pooled memory of the arrays
 };
 
+/// B's (word, mask) pairs per 100 entries, estimated on about 1024 rows
+/// spread over B (rows with bad pointers skipped: the analysis reports them).
+template <class F, class O>
+std::uint64_t host_sample_pairs_pct(std::int64_t k, std::int64_t nnz_b, const F* brm,
+                                    const O* bci) {
+  const std::int64_t step = std::max<std::int64_t>(1, k / 1024);
+  std::uint64_t entries = 0, pairs = 0;
+  for (std::int64_t r = 0; r < k; r += step) {
+    const std::int64_t b = static_cast<std::int64_t>(brm[r]);
+    const std::int64_t e = static_cast<std::int64_t>(brm[r + 1]);
+    if (b < 0 || b > e || e > nnz_b) continue;
+    std::uint64_t prev = ~std::uint64_t(0);
+    for (std::int64_t kb = b; kb < e; ++kb) {
+      const std::uint64_t w = static_cast<std::uint64_t>(bci[kb]) >> 6;
+      pairs += w != prev;
+      prev = w;
+    }
+    entries += static_cast<std::uint64_t>(e - b);
+  }
+  return entries ? pairs * 100 / entries : 100;
+}
+
 /// Room for B's pairs (k rows, nnz_b entries) when the bitset's words can be
-/// numbered in 32 bits; empty otherwise.
-template <class F>
-HostCompressedB<F> host_compressed_b_arrays(std::int64_t k, std::int64_t nnz_b,
-                                            std::uint64_t ncols) {
+/// numbered in 32 bits and a sample of B's rows says that the pairs may be
+/// few enough to be used (at most use_pct per 100 entries, plus a margin for
+/// the sample); empty otherwise.  `pooled`: from spk's host pool, for the
+/// pairs of one call (the handle keeps its own).
+template <class F, class O>
+HostCompressedB<F> host_compressed_b_arrays(std::int64_t k, std::int64_t nnz_b, std::uint64_t ncols,
+                                            const F* brm, const O* bci, std::uint64_t use_pct,
+                                            bool pooled = false) {
   HostCompressedB<F> cb;
   if (k == 0 || nnz_b == 0 || (ncols + 63) / 64 >= (std::uint64_t(1) << 32)) return cb;
+  if (host_sample_pairs_pct(k, nnz_b, brm, bci) > use_pct + 5) return cb;
+  if (pooled) {
+    cb.end = host_work_view<F>(cb.owners, "spk::spgemm::pairs_b_end", k);
+    cb.word = host_work_view<std::uint32_t>(cb.owners, "spk::spgemm::pairs_b_word", nnz_b);
+    cb.mask = host_work_view<std::uint64_t>(cb.owners, "spk::spgemm::pairs_b_mask", nnz_b);
+    return cb;
+  }
   cb.end = Kokkos::View<F*, Kokkos::HostSpace>(
       Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pairs_b_end"), k);
   cb.word = Kokkos::View<std::uint32_t*, Kokkos::HostSpace>(
@@ -415,36 +488,37 @@ inline bool host_has_popcnt() { return false; }
 
 /// Distinct columns of row i from compressed B with the bitset (left
 /// all-zero again); B's compressed row k is [cbb[k], cbe[k]).
-#define SPK_HOST_COUNT_COMPRESSED_BODY         \
-  std::int64_t count = 0;                      \
-  std::uint64_t nt = 0;                        \
-  for (F ka = arm[i]; ka < arm[i + 1]; ++ka) { \
-    const O k = aci[ka];                       \
-    for (F kb = cbb[k]; kb < cbe[k]; ++kb) {   \
-      const std::uint32_t w = cbw[kb];         \
-      const std::uint64_t mk = cbm[kb];        \
-      const std::uint64_t x = bits[w];         \
-      count += __builtin_popcountll(mk & ~x);  \
-      bits[w] = x | mk;                        \
-      touched[nt] = w;                         \
-      nt += x == 0;                            \
-    }                                          \
-  }                                            \
-  host_clear_words(bits, touched, nt, nw);     \
+#define SPK_HOST_COUNT_COMPRESSED_BODY                     \
+  std::int64_t count = 0;                                  \
+  std::uint64_t nt = 0;                                    \
+  for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {             \
+    host_prefetch_b_row(cbb, aci, ka, ka_limit, cbw, cbm); \
+    const O k = aci[ka];                                   \
+    for (F kb = cbb[k]; kb < cbe[k]; ++kb) {               \
+      const std::uint32_t w = cbw[kb];                     \
+      const std::uint64_t mk = cbm[kb];                    \
+      const std::uint64_t x = bits[w];                     \
+      count += __builtin_popcountll(mk & ~x);              \
+      bits[w] = x | mk;                                    \
+      touched[nt] = w;                                     \
+      nt += x == 0;                                        \
+    }                                                      \
+  }                                                        \
+  host_clear_words(bits, touched, nt, nw);                 \
   return count;
 
 template <class F, class O>
 SPK_HOST_POPCNT_TARGET inline std::int64_t host_count_compressed_hw(
     const F* arm, const O* aci, const F* cbb, const F* cbe, const std::uint32_t* cbw,
-    const std::uint64_t* cbm, std::int64_t i, std::uint64_t* bits, std::uint32_t* touched,
-    std::uint64_t nw) {
+    const std::uint64_t* cbm, std::int64_t i, F ka_limit, std::uint64_t* bits,
+    std::uint32_t* touched, std::uint64_t nw) {
   SPK_HOST_COUNT_COMPRESSED_BODY
 }
 
 template <class F, class O>
 inline std::int64_t host_count_compressed(const F* arm, const O* aci, const F* cbb, const F* cbe,
                                           const std::uint32_t* cbw, const std::uint64_t* cbm,
-                                          std::int64_t i, std::uint64_t* bits,
+                                          std::int64_t i, F ka_limit, std::uint64_t* bits,
                                           std::uint32_t* touched, std::uint64_t nw) {
   SPK_HOST_COUNT_COMPRESSED_BODY
 }
@@ -455,10 +529,10 @@ template <class F, class O>
 inline std::int64_t host_count_compressed_either(bool hw, const F* arm, const O* aci, const F* cbb,
                                                  const F* cbe, const std::uint32_t* cbw,
                                                  const std::uint64_t* cbm, std::int64_t i,
-                                                 std::uint64_t* bits, std::uint32_t* touched,
-                                                 std::uint64_t nw) {
-  return hw ? host_count_compressed_hw(arm, aci, cbb, cbe, cbw, cbm, i, bits, touched, nw)
-            : host_count_compressed(arm, aci, cbb, cbe, cbw, cbm, i, bits, touched, nw);
+                                                 F ka_limit, std::uint64_t* bits,
+                                                 std::uint32_t* touched, std::uint64_t nw) {
+  return hw ? host_count_compressed_hw(arm, aci, cbb, cbe, cbw, cbm, i, ka_limit, bits, touched, nw)
+            : host_count_compressed(arm, aci, cbb, cbe, cbw, cbm, i, ka_limit, bits, touched, nw);
 }
 #undef SPK_HOST_COUNT_COMPRESSED_BODY
 
@@ -467,11 +541,12 @@ inline std::int64_t host_count_compressed_either(bool hw, const F* arm, const O*
 /// Distinct columns of row i with the bitset (left all-zero again).
 template <class F, class O>
 inline std::int64_t host_count_bitset(const F* arm, const O* aci, const F* brm, const O* bci,
-                                      std::int64_t i, std::uint64_t* bits, std::uint32_t* touched,
-                                      std::uint64_t nw) {
+                                      std::int64_t i, F ka_limit, std::uint64_t* bits,
+                                      std::uint32_t* touched, std::uint64_t nw) {
   std::int64_t count = 0;
   std::uint64_t nt = 0;
   for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {
+    host_prefetch_b_row(brm, aci, ka, ka_limit, bci, bci);
     const O k = aci[ka];
     for (F kb = brm[k]; kb < brm[k + 1]; ++kb) {
       const std::uint64_t c = static_cast<std::uint64_t>(bci[kb]);
@@ -490,11 +565,12 @@ inline std::int64_t host_count_bitset(const F* arm, const O* aci, const F* brm, 
 /// Distinct columns of row i with a hash table of cap slots (left empty).
 template <class F, class O>
 inline std::int64_t host_count_hash(const F* arm, const O* aci, const F* brm, const O* bci,
-                                    std::int64_t i, O* keys, std::uint64_t cap) {
+                                    std::int64_t i, F ka_limit, O* keys, std::uint64_t cap) {
   const O empty = static_cast<O>(-1);
   const std::uint64_t mask = cap - 1;
   std::int64_t count = 0;
   for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {
+    host_prefetch_b_row(brm, aci, ka, ka_limit, bci, bci);
     const O k = aci[ka];
     for (F kb = brm[k]; kb < brm[k + 1]; ++kb) {
       const O c = bci[kb];
@@ -522,13 +598,15 @@ template <bool Compressed, class F, class O, class S, class P>
 inline std::uint64_t host_numeric_dense(const F* arm, const O* aci, const S* av, const F* brm,
                                         const O* bci, const S* bv, const F* cbb, const F* cbe,
                                         const std::uint32_t* cbw, const std::uint64_t* cbm,
-                                        std::int64_t i, P start, O* cci, S* cv, std::uint64_t* bits,
-                                        std::uint64_t* summary, std::uint32_t* touched, S* vals,
-                                        std::uint64_t ns, bool sorted) {
+                                        std::int64_t i, F ka_limit, P start, O* cci, S* cv,
+                                        std::uint64_t* bits, std::uint64_t* summary,
+                                        std::uint32_t* touched, S* vals, std::uint64_t ns,
+                                        bool sorted) {
   // The words the row makes nonzero are listed (a store to a new slot, no
   // read-modify-write chain through memory), then marked in the summary.
   std::uint64_t nt = 0;
   for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {
+    host_prefetch_b_row(brm, aci, ka, ka_limit, bci, bv);
     const O k = aci[ka];
     const S a = av[ka];
     if constexpr (Compressed) {
@@ -596,11 +674,13 @@ inline std::uint64_t host_numeric_dense_either(bool compressed, const Args&... a
 /// Returns the row's length.
 template <class F, class O, class S, class P>
 inline std::uint64_t host_numeric_hash(const F* arm, const O* aci, const S* av, const F* brm,
-                                       const O* bci, const S* bv, std::int64_t i, P start, O* cci,
-                                       S* cv, O* keys, S* hvals, std::uint64_t cap, bool sorted) {
+                                       const O* bci, const S* bv, std::int64_t i, F ka_limit,
+                                       P start, O* cci, S* cv, O* keys, S* hvals, std::uint64_t cap,
+                                       bool sorted) {
   const O empty = static_cast<O>(-1);
   const std::uint64_t mask = cap - 1;
   for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {
+    host_prefetch_b_row(brm, aci, ka, ka_limit, bci, bv);
     const O k = aci[ka];
     const S a = av[ka];
     for (F kb = brm[k]; kb < brm[k + 1]; ++kb) {
@@ -656,12 +736,11 @@ void spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint64_t ncol
   const std::uint64_t bits_stride = p.dense ? host_stride<std::uint64_t>(nw + nw / 2 + 1) : 0;
   const std::uint64_t keys_stride = host_stride<O>(per_thread);
   // Bitsets (all-zero) or hash keys (all-empty), one per thread.
-  Kokkos::View<std::uint64_t*, Kokkos::HostSpace> bits(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_bits"),
-      p.num_threads * bits_stride);
-  Kokkos::View<O*, Kokkos::HostSpace> keys(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::thread_keys"),
-      p.num_threads * keys_stride);
+  std::vector<std::shared_ptr<void>> owners;
+  const auto bits = host_work_view<std::uint64_t>(owners, "spk::spgemm::thread_bits",
+                                                  p.num_threads * bits_stride);
+  const auto keys =
+      host_work_view<O>(owners, "spk::spgemm::thread_keys", p.num_threads * keys_stride);
   const auto ready = host_flags(p.num_threads);
   Kokkos::Experimental::UniqueToken<ExecSpace> token(space);
   const std::int64_t* blocks = p.blocks.data();
@@ -691,6 +770,7 @@ void spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint64_t ncol
                       static_cast<O>(-1));
           ready(id) = 1;
         }
+        const F ka_limit = arm[blocks[b + 1]];
         for (std::int64_t i = blocks[b]; i < blocks[b + 1]; ++i) {
           const std::uint64_t pr = products(i);
           std::int64_t count = 0;
@@ -698,15 +778,16 @@ void spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint64_t ncol
           } else if (compressed) {
             std::uint64_t* my_bits = bits.data() + id * bits_stride;
             std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw);
-            count = host_count_compressed_either(hw, arm, aci, brm, cbe, cbw, cbm, i, my_bits,
-                                                 touched, nw);
+            count = host_count_compressed_either(hw, arm, aci, brm, cbe, cbw, cbm, i, ka_limit,
+                                                 my_bits, touched, nw);
           } else if (dense) {
             std::uint64_t* my_bits = bits.data() + id * bits_stride;
             std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw);
-            count = host_count_bitset(arm, aci, brm, bci, i, my_bits, touched, nw);
+            count = host_count_bitset(arm, aci, brm, bci, i, ka_limit, my_bits, touched, nw);
           } else {
             const std::uint64_t cap = host_hash_capacity(std::min(pr, ncols));
-            count = host_count_hash(arm, aci, brm, bci, i, keys.data() + id * keys_stride, cap);
+            count = host_count_hash(arm, aci, brm, bci, i, ka_limit, keys.data() + id * keys_stride,
+                                    cap);
           }
           counts(i + 1) = count;
         }
@@ -747,22 +828,23 @@ void spgemm_host_numeric(const ExecSpace& space, const V& v, std::uint64_t ncols
   const F* cbe = p.cb.end.data();
   const std::uint32_t* cbw = p.cb.word.data();
   const std::uint64_t* cbm = p.cb.mask.data();
-  host_for_each_block(space, "spk::spgemm::host_numeric", blocks, nb, token, acc,
-                      [=](const auto& mine, const std::int64_t i0, const std::int64_t i1) {
-                        for (std::int64_t i = i0; i < i1; ++i) {
-                          const F start = crm[i], end = crm[i + 1];
-                          const std::uint64_t u = static_cast<std::uint64_t>(end - start);
-                          if (u == 0) continue;
-                          if (!dense)
-                            host_numeric_hash(arm, aci, av, brm, bci, bv, i, start, cci, cv,
-                                              mine.keys, mine.hvals, host_hash_capacity(u), sorted);
-                          else
-                            host_numeric_dense_either(compressed, arm, aci, av, brm, bci, bv, brm,
-                                                      cbe, cbw, cbm, i, start, cci, cv, mine.bits,
-                                                      mine.bits + nw, mine.touched, mine.vals, ns,
-                                                      sorted);
-                        }
-                      });
+  host_for_each_block(
+      space, "spk::spgemm::host_numeric", blocks, nb, token, acc,
+      [=](const auto& mine, const std::int64_t i0, const std::int64_t i1) {
+        const F ka_limit = arm[i1];
+        for (std::int64_t i = i0; i < i1; ++i) {
+          const F start = crm[i], end = crm[i + 1];
+          const std::uint64_t u = static_cast<std::uint64_t>(end - start);
+          if (u == 0) continue;
+          if (!dense)
+            host_numeric_hash(arm, aci, av, brm, bci, bv, i, ka_limit, start, cci, cv, mine.keys,
+                              mine.hvals, host_hash_capacity(u), sorted);
+          else
+            host_numeric_dense_either(compressed, arm, aci, av, brm, bci, bv, brm, cbe, cbw, cbm, i,
+                                      ka_limit, start, cci, cv, mine.bits, mine.bits + nw,
+                                      mine.touched, mine.vals, ns, sorted);
+        }
+      });
   space.fence();
 }
 
