@@ -9,7 +9,7 @@
 // copies the entries into C, allocated exactly.
 //
 // nnz(C) is unknown in advance, so the pool is sized from an estimate: the
-// first round gets half of sum_i min(products_i, columns of B) (capped); a row
+// first round gets 5/8 of sum_i min(products_i, columns of B) (capped); a row
 // that finds the pool exhausted is left, with the rest of its block, to a
 // next round whose pool is sized from the fill observed so far.  The pool is
 // shared, so all threads run out at about the same time (no thread idles
@@ -174,16 +174,14 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
     const std::int64_t* blk = blocks.data();
     const std::int64_t nblocks = static_cast<std::int64_t>(blocks.size()) - 1;
     const bool hw = host_has_popcnt();
-    host_for_each_block(
-        space, "spk::spgemm::host_count", blk, nblocks, token, acc,
-        [=](const auto& mine, const std::int64_t i0, const std::int64_t i1) {
-          const F ka_limit = arm[i1];
-          for (std::int64_t i = i0; i < i1; ++i) {
-            if (counts[i] == 0) continue;  // no products: no columns
-            counts[i] = static_cast<std::uint64_t>(host_count_compressed_either(
-                hw, arm, aci, brm, cbe, cbw, cbm, i, ka_limit, mine.bits, mine.touched, nw));
-          }
-        });
+    host_for_each_block(space, "spk::spgemm::host_count", blk, nblocks, token, acc,
+                        [=](const auto& mine, const std::int64_t i0, const std::int64_t i1) {
+                          for (std::int64_t i = i0; i < i1; ++i) {
+                            if (counts[i] == 0) continue;  // no products: no columns
+                            counts[i] = static_cast<std::uint64_t>(host_count_compressed_either(
+                                hw, arm, aci, brm, cbe, cbw, cbm, i, mine.bits, mine.touched, nw));
+                          }
+                        });
     // Row pointers scanned in 64 bits; nnz(C) checked before C exists.
     std::int64_t nnz = 0;
     Kokkos::parallel_scan(
@@ -200,13 +198,12 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
     // (accumulators cleared here if this thread counted no block)
     host_for_each_block(space, "spk::spgemm::host_numeric_in_place", blk, nblocks, token, acc,
                         [=](const auto& mine, const std::int64_t i0, const std::int64_t i1) {
-                          const F ka_limit = arm[i1];
                           for (std::int64_t i = i0; i < i1; ++i)
                             if (rm[i + 1] != rm[i])
                               host_numeric_dense_either(compressed, arm, aci, av, brm, bci, bv, brm,
-                                                        cbe, cbw, cbm, i, ka_limit, rm[i], cci, cv,
-                                                        mine.bits, mine.bits + nw, mine.touched,
-                                                        mine.vals, ns, sorted);
+                                                        cbe, cbw, cbm, i, rm[i], cci, cv, mine.bits,
+                                                        mine.bits + nw, mine.touched, mine.vals, ns,
+                                                        sorted);
                         });
     space.fence();
     return CMat(A.num_rows(), B.num_cols(), row_map, col_idx, values);
@@ -220,11 +217,14 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
   std::vector<HostPiece> pieces;
   std::vector<HostTask> tasks(blocks.size() - 1);
   for (std::size_t b = 0; b + 1 < blocks.size(); ++b) tasks[b] = {blocks[b], blocks[b + 1]};
-  // The first pool: half the bound, but no more than a few times the inputs
-  // (at least 16M entries) when the bound is huge: later rounds are sized
-  // from the fill seen, so an underestimate costs a round, not memory.
+  // The first pool: 5/8 of the bound, but no more than a few times the
+  // inputs (at least 16M entries) when the bound is huge: later rounds are
+  // sized from the fill seen, so an underestimate costs a round (and the wait
+  // for the last block at its end), not memory.  C = A·A of meshes and graphs
+  // fills 40-60 % of the bound (the quick suite): half took two rounds on
+  // half of it.
   const std::uint64_t first = std::min<std::uint64_t>(
-      st.bound / 2, std::max<std::uint64_t>(4 * std::uint64_t(nnz_a + nnz_b), 1ull << 24));
+      st.bound / 8 * 5, std::max<std::uint64_t>(4 * std::uint64_t(nnz_a + nnz_b), 1ull << 24));
   std::uint64_t bound_left = st.bound, cap = first + T * (chunk + max_need);
   std::vector<std::vector<HostPiece>> t_pieces(T);
   std::vector<std::vector<HostTask>> t_left(T);
@@ -274,7 +274,6 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
           std::uint32_t* touched = mine.touched;
           std::uint64_t pos = pos_p[id], end = end_p[id];
           HostPiece piece{r0, r0, round, pos, 0};
-          const F ka_limit = arm[r1];
           std::int64_t i = r0;
           for (; i < r1; ++i) {
             const std::uint64_t p = pr[i];
@@ -300,12 +299,12 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
             std::uint64_t len = 0;
             if (p == 0) {
             } else if (!dense) {
-              len = host_numeric_hash(arm, aci, av, brm, bci, bv, i, ka_limit, pos, pc, pv, my_keys,
-                                      my_hvals, host_hash_capacity(need), sorted);
+              len = host_numeric_hash(arm, aci, av, brm, bci, bv, i, pos, pc, pv, my_keys, my_hvals,
+                                      host_hash_capacity(need), sorted);
             } else {
               len = host_numeric_dense_either(compressed, arm, aci, av, brm, bci, bv, brm, cbe, cbw,
-                                              cbm, i, ka_limit, pos, pc, pv, my_bits, my_bits + nw,
-                                              touched, my_vals, ns, sorted);
+                                              cbm, i, pos, pc, pv, my_bits, my_bits + nw, touched,
+                                              my_vals, ns, sorted);
             }
             // Lengths as offsets: a wrapped one means nnz(C) does not fit
             // either, which is refused before it is used.

@@ -213,38 +213,6 @@ inline void host_clear_words(std::uint64_t* bits, const std::uint32_t* touched, 
     for (std::uint64_t t = 0; t < nt; ++t) bits[touched[t]] = 0;
 }
 
-// ---- prefetching B's rows ---------------------------------------------------
-
-// Rows of B are read in A's column order: on matrices whose B does not stay
-// in cache (random, power-law, unstructured) each row is a few cache misses
-// that the loop over the previous row cannot hide.  At A's entry ka the
-// kernels ask for the row of entry ka + host_prefetch_distance and for the
-// row pointer of entry ka + 2 * host_prefetch_distance (so that the first
-// address is at hand when it is needed).
-inline constexpr std::int64_t host_prefetch_distance = 4;
-
-/// Prefetches, for A's entry ka (entries before ka_limit only), the row
-/// pointer of B's row two distances ahead and the starts (and the last line
-/// of `y`) of the row one distance ahead in the arrays x and y indexed like
-/// B's entries.
-template <class F, class O, class X, class Y>
-inline void host_prefetch_b_row(const F* brm, const O* aci, F ka, F ka_limit, const X* x,
-                                const Y* y) {
-#if defined(__GNUC__)
-  constexpr F d = static_cast<F>(host_prefetch_distance);
-  if (ka + 2 * d < ka_limit) __builtin_prefetch(brm + aci[ka + 2 * d]);
-  if (ka + d < ka_limit) {
-    const O k = aci[ka + d];
-    const F b = brm[k], e = brm[k + 1];
-    __builtin_prefetch(x + b);
-    __builtin_prefetch(y + b);
-    if (e > b + 1) __builtin_prefetch(y + e - 1);
-  }
-#else
-  (void)brm, (void)aci, (void)ka, (void)ka_limit, (void)x, (void)y;
-#endif
-}
-
 // ---- B compressed to (word, mask) pairs ---------------------------------------
 
 /// B's rows with the columns that share a 64-bit word of the bitset merged
@@ -488,37 +456,36 @@ inline bool host_has_popcnt() { return false; }
 
 /// Distinct columns of row i from compressed B with the bitset (left
 /// all-zero again); B's compressed row k is [cbb[k], cbe[k]).
-#define SPK_HOST_COUNT_COMPRESSED_BODY                     \
-  std::int64_t count = 0;                                  \
-  std::uint64_t nt = 0;                                    \
-  for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {             \
-    host_prefetch_b_row(cbb, aci, ka, ka_limit, cbw, cbm); \
-    const O k = aci[ka];                                   \
-    for (F kb = cbb[k]; kb < cbe[k]; ++kb) {               \
-      const std::uint32_t w = cbw[kb];                     \
-      const std::uint64_t mk = cbm[kb];                    \
-      const std::uint64_t x = bits[w];                     \
-      count += __builtin_popcountll(mk & ~x);              \
-      bits[w] = x | mk;                                    \
-      touched[nt] = w;                                     \
-      nt += x == 0;                                        \
-    }                                                      \
-  }                                                        \
-  host_clear_words(bits, touched, nt, nw);                 \
+#define SPK_HOST_COUNT_COMPRESSED_BODY         \
+  std::int64_t count = 0;                      \
+  std::uint64_t nt = 0;                        \
+  for (F ka = arm[i]; ka < arm[i + 1]; ++ka) { \
+    const O k = aci[ka];                       \
+    for (F kb = cbb[k]; kb < cbe[k]; ++kb) {   \
+      const std::uint32_t w = cbw[kb];         \
+      const std::uint64_t mk = cbm[kb];        \
+      const std::uint64_t x = bits[w];         \
+      count += __builtin_popcountll(mk & ~x);  \
+      bits[w] = x | mk;                        \
+      touched[nt] = w;                         \
+      nt += x == 0;                            \
+    }                                          \
+  }                                            \
+  host_clear_words(bits, touched, nt, nw);     \
   return count;
 
 template <class F, class O>
 SPK_HOST_POPCNT_TARGET inline std::int64_t host_count_compressed_hw(
     const F* arm, const O* aci, const F* cbb, const F* cbe, const std::uint32_t* cbw,
-    const std::uint64_t* cbm, std::int64_t i, F ka_limit, std::uint64_t* bits,
-    std::uint32_t* touched, std::uint64_t nw) {
+    const std::uint64_t* cbm, std::int64_t i, std::uint64_t* bits, std::uint32_t* touched,
+    std::uint64_t nw) {
   SPK_HOST_COUNT_COMPRESSED_BODY
 }
 
 template <class F, class O>
 inline std::int64_t host_count_compressed(const F* arm, const O* aci, const F* cbb, const F* cbe,
                                           const std::uint32_t* cbw, const std::uint64_t* cbm,
-                                          std::int64_t i, F ka_limit, std::uint64_t* bits,
+                                          std::int64_t i, std::uint64_t* bits,
                                           std::uint32_t* touched, std::uint64_t nw) {
   SPK_HOST_COUNT_COMPRESSED_BODY
 }
@@ -529,10 +496,10 @@ template <class F, class O>
 inline std::int64_t host_count_compressed_either(bool hw, const F* arm, const O* aci, const F* cbb,
                                                  const F* cbe, const std::uint32_t* cbw,
                                                  const std::uint64_t* cbm, std::int64_t i,
-                                                 F ka_limit, std::uint64_t* bits,
-                                                 std::uint32_t* touched, std::uint64_t nw) {
-  return hw ? host_count_compressed_hw(arm, aci, cbb, cbe, cbw, cbm, i, ka_limit, bits, touched, nw)
-            : host_count_compressed(arm, aci, cbb, cbe, cbw, cbm, i, ka_limit, bits, touched, nw);
+                                                 std::uint64_t* bits, std::uint32_t* touched,
+                                                 std::uint64_t nw) {
+  return hw ? host_count_compressed_hw(arm, aci, cbb, cbe, cbw, cbm, i, bits, touched, nw)
+            : host_count_compressed(arm, aci, cbb, cbe, cbw, cbm, i, bits, touched, nw);
 }
 #undef SPK_HOST_COUNT_COMPRESSED_BODY
 
@@ -541,12 +508,11 @@ inline std::int64_t host_count_compressed_either(bool hw, const F* arm, const O*
 /// Distinct columns of row i with the bitset (left all-zero again).
 template <class F, class O>
 inline std::int64_t host_count_bitset(const F* arm, const O* aci, const F* brm, const O* bci,
-                                      std::int64_t i, F ka_limit, std::uint64_t* bits,
-                                      std::uint32_t* touched, std::uint64_t nw) {
+                                      std::int64_t i, std::uint64_t* bits, std::uint32_t* touched,
+                                      std::uint64_t nw) {
   std::int64_t count = 0;
   std::uint64_t nt = 0;
   for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {
-    host_prefetch_b_row(brm, aci, ka, ka_limit, bci, bci);
     const O k = aci[ka];
     for (F kb = brm[k]; kb < brm[k + 1]; ++kb) {
       const std::uint64_t c = static_cast<std::uint64_t>(bci[kb]);
@@ -565,12 +531,11 @@ inline std::int64_t host_count_bitset(const F* arm, const O* aci, const F* brm, 
 /// Distinct columns of row i with a hash table of cap slots (left empty).
 template <class F, class O>
 inline std::int64_t host_count_hash(const F* arm, const O* aci, const F* brm, const O* bci,
-                                    std::int64_t i, F ka_limit, O* keys, std::uint64_t cap) {
+                                    std::int64_t i, O* keys, std::uint64_t cap) {
   const O empty = static_cast<O>(-1);
   const std::uint64_t mask = cap - 1;
   std::int64_t count = 0;
   for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {
-    host_prefetch_b_row(brm, aci, ka, ka_limit, bci, bci);
     const O k = aci[ka];
     for (F kb = brm[k]; kb < brm[k + 1]; ++kb) {
       const O c = bci[kb];
@@ -598,15 +563,13 @@ template <bool Compressed, class F, class O, class S, class P>
 inline std::uint64_t host_numeric_dense(const F* arm, const O* aci, const S* av, const F* brm,
                                         const O* bci, const S* bv, const F* cbb, const F* cbe,
                                         const std::uint32_t* cbw, const std::uint64_t* cbm,
-                                        std::int64_t i, F ka_limit, P start, O* cci, S* cv,
-                                        std::uint64_t* bits, std::uint64_t* summary,
-                                        std::uint32_t* touched, S* vals, std::uint64_t ns,
-                                        bool sorted) {
+                                        std::int64_t i, P start, O* cci, S* cv, std::uint64_t* bits,
+                                        std::uint64_t* summary, std::uint32_t* touched, S* vals,
+                                        std::uint64_t ns, bool sorted) {
   // The words the row makes nonzero are listed (a store to a new slot, no
   // read-modify-write chain through memory), then marked in the summary.
   std::uint64_t nt = 0;
   for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {
-    host_prefetch_b_row(brm, aci, ka, ka_limit, bci, bv);
     const O k = aci[ka];
     const S a = av[ka];
     if constexpr (Compressed) {
@@ -674,13 +637,11 @@ inline std::uint64_t host_numeric_dense_either(bool compressed, const Args&... a
 /// Returns the row's length.
 template <class F, class O, class S, class P>
 inline std::uint64_t host_numeric_hash(const F* arm, const O* aci, const S* av, const F* brm,
-                                       const O* bci, const S* bv, std::int64_t i, F ka_limit,
-                                       P start, O* cci, S* cv, O* keys, S* hvals, std::uint64_t cap,
-                                       bool sorted) {
+                                       const O* bci, const S* bv, std::int64_t i, P start, O* cci,
+                                       S* cv, O* keys, S* hvals, std::uint64_t cap, bool sorted) {
   const O empty = static_cast<O>(-1);
   const std::uint64_t mask = cap - 1;
   for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {
-    host_prefetch_b_row(brm, aci, ka, ka_limit, bci, bv);
     const O k = aci[ka];
     const S a = av[ka];
     for (F kb = brm[k]; kb < brm[k + 1]; ++kb) {
@@ -770,7 +731,6 @@ void spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint64_t ncol
                       static_cast<O>(-1));
           ready(id) = 1;
         }
-        const F ka_limit = arm[blocks[b + 1]];
         for (std::int64_t i = blocks[b]; i < blocks[b + 1]; ++i) {
           const std::uint64_t pr = products(i);
           std::int64_t count = 0;
@@ -778,16 +738,15 @@ void spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint64_t ncol
           } else if (compressed) {
             std::uint64_t* my_bits = bits.data() + id * bits_stride;
             std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw);
-            count = host_count_compressed_either(hw, arm, aci, brm, cbe, cbw, cbm, i, ka_limit,
-                                                 my_bits, touched, nw);
+            count = host_count_compressed_either(hw, arm, aci, brm, cbe, cbw, cbm, i, my_bits,
+                                                 touched, nw);
           } else if (dense) {
             std::uint64_t* my_bits = bits.data() + id * bits_stride;
             std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw);
-            count = host_count_bitset(arm, aci, brm, bci, i, ka_limit, my_bits, touched, nw);
+            count = host_count_bitset(arm, aci, brm, bci, i, my_bits, touched, nw);
           } else {
             const std::uint64_t cap = host_hash_capacity(std::min(pr, ncols));
-            count = host_count_hash(arm, aci, brm, bci, i, ka_limit, keys.data() + id * keys_stride,
-                                    cap);
+            count = host_count_hash(arm, aci, brm, bci, i, keys.data() + id * keys_stride, cap);
           }
           counts(i + 1) = count;
         }
@@ -828,23 +787,22 @@ void spgemm_host_numeric(const ExecSpace& space, const V& v, std::uint64_t ncols
   const F* cbe = p.cb.end.data();
   const std::uint32_t* cbw = p.cb.word.data();
   const std::uint64_t* cbm = p.cb.mask.data();
-  host_for_each_block(
-      space, "spk::spgemm::host_numeric", blocks, nb, token, acc,
-      [=](const auto& mine, const std::int64_t i0, const std::int64_t i1) {
-        const F ka_limit = arm[i1];
-        for (std::int64_t i = i0; i < i1; ++i) {
-          const F start = crm[i], end = crm[i + 1];
-          const std::uint64_t u = static_cast<std::uint64_t>(end - start);
-          if (u == 0) continue;
-          if (!dense)
-            host_numeric_hash(arm, aci, av, brm, bci, bv, i, ka_limit, start, cci, cv, mine.keys,
-                              mine.hvals, host_hash_capacity(u), sorted);
-          else
-            host_numeric_dense_either(compressed, arm, aci, av, brm, bci, bv, brm, cbe, cbw, cbm, i,
-                                      ka_limit, start, cci, cv, mine.bits, mine.bits + nw,
-                                      mine.touched, mine.vals, ns, sorted);
-        }
-      });
+  host_for_each_block(space, "spk::spgemm::host_numeric", blocks, nb, token, acc,
+                      [=](const auto& mine, const std::int64_t i0, const std::int64_t i1) {
+                        for (std::int64_t i = i0; i < i1; ++i) {
+                          const F start = crm[i], end = crm[i + 1];
+                          const std::uint64_t u = static_cast<std::uint64_t>(end - start);
+                          if (u == 0) continue;
+                          if (!dense)
+                            host_numeric_hash(arm, aci, av, brm, bci, bv, i, start, cci, cv,
+                                              mine.keys, mine.hvals, host_hash_capacity(u), sorted);
+                          else
+                            host_numeric_dense_either(compressed, arm, aci, av, brm, bci, bv, brm,
+                                                      cbe, cbw, cbm, i, start, cci, cv, mine.bits,
+                                                      mine.bits + nw, mine.touched, mine.vals, ns,
+                                                      sorted);
+                        }
+                      });
   space.fence();
 }
 
