@@ -532,7 +532,11 @@ namespace {
 /// Leaves freed memory poisoned where the next allocations of about these
 /// sizes are likely to land (the one-call API allocates C and its buffers
 /// itself, uninitialised): a best effort to catch entries never written.
+/// Large host arrays come from spk's host pool, which would otherwise hand
+/// back the previous product's C: the pool is emptied and refilled with
+/// poisoned blocks of these sizes.
 inline void poison_heap(std::size_t entries) {
+  spk::trim_memory_pool();
   for (int round = 0; round < 2; ++round) {
     Kokkos::View<int*, spk::HostDevice> a(Kokkos::ViewAllocateWithoutInitializing("poison"),
                                           entries);
@@ -540,6 +544,17 @@ inline void poison_heap(std::size_t entries) {
                                              entries);
     spk_test::poison(a);
     spk_test::poison(b);
+  }
+  const Kokkos::DefaultHostExecutionSpace host;
+  using IntView = Kokkos::View<int*, Kokkos::HostSpace>;
+  using RealView = Kokkos::View<double*, Kokkos::HostSpace>;
+  std::vector<IntView> ints;
+  std::vector<RealView> reals;
+  for (int copy = 0; copy < 2; ++copy) {
+    ints.push_back(spk::Impl::result_view<IntView>(host, "poison", entries, true));
+    reals.push_back(spk::Impl::result_view<RealView>(host, "poison", entries, true));
+    spk_test::poison(ints.back());
+    spk_test::poison(reals.back());
   }
 }
 
@@ -588,8 +603,8 @@ TEST(TEST_CATEGORY, spgemm_one_call_random) {
   // Narrow B (the dense row of A covers it) and wide B (hash-sized rows).
   check_one_call(random_csr(2000, 800, 4, 73, {5}, {6}), random_csr(800, 64, 3, 74), "narrow B");
   check_one_call(random_csr(600, 900, 5, 75), random_csr(900, 150000, 30, 76, {}, {8}), "wide B");
-  // C = A·A: B is A (validated once), banded (B compressed to pairs, long
-  // rows: counted first, written in place).
+  // C = A·A: B is A (validated once), banded (B compressed to few pairs:
+  // counted first, written in place).
   const auto banded = banded_csr(4000, 4000, 30, 77);
   check_one_call(banded, banded, "banded squared");
   // Short rows over a B of few pairs: counted first, written in place.

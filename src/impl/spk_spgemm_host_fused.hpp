@@ -17,10 +17,9 @@
 //
 // Before the kernel, one pass over A and B validates both, counts the
 // products of every row (64 bits) and writes B's (word, mask) pairs at B's
-// own row offsets (no count-then-fill, no scan).  When B compresses and the
-// rows are long or the pairs few, the columns are instead counted on the
-// pairs (popcount) and C written in place: cheaper there than the pool's
-// second pass over C.
+// own row offsets (no count-then-fill, no scan).  When B's pairs are few,
+// the columns are instead counted on the pairs (popcount) and C written in
+// place: cheaper there than the pool's second pass over C.
 #pragma once
 
 #include <algorithm>
@@ -49,14 +48,14 @@ void allocate_host_entries(const ExecSpace& space, std::uint64_t nnz, bool poole
   host_advise_huge_pages(values.data(), nnz * sizeof(typename VA::value_type));
 }
 
-// Products counted first and C written in place (no pool) when B compresses
-// and either the rows average at least this many products or the pairs are
-// at most this percentage of B's entries: there counting on the pairs costs
-// less than the pool's second pass over C (measured on the quick suite, 2
-// threads: rmat, wiki-Vote, Maragal_6 (long rows) and TSOPF (16% pairs)
-// gain; the short-row matrices and poisson3Da, whose B does not compress,
-// lose).
-inline constexpr std::uint64_t host_fused_min_products_per_row = 512;
+// Products counted first and C written in place (no pool) when B's pairs are
+// at most this percentage of its entries: there counting on the pairs costs
+// less than the pool's second pass over C (TSOPF, 16 % pairs).  Long rows
+// (≥ 512 products on average) used to count first too, while the pool's
+// pages were fresh on every call; with spk's host pool the pool path is
+// faster there (2 threads, three runs in turn, median speed-up over Kokkos
+// Kernels: rmat:14:8 2.13 → 2.30×, wiki-Vote 1.69 → 1.85×, Maragal_6
+// 1.73 → 1.88×; docs/data/spgemm_openmp_pool/inplace).
 inline constexpr std::uint64_t host_fused_max_pairs_pct = 25;
 
 // (A namespace of their own: spk::Impl::swap would make std::sort's swap of
@@ -164,12 +163,10 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
   const std::uint32_t* cbw = cb.word.data();
   const std::uint64_t* cbm = cb.mask.data();
 
-  // Long rows, or a B that compresses very well: counting the columns on the
-  // pairs (popcount) costs less than the pool's extra pass over C would
-  // (fresh pages, then the copy), so count first and write C in place.
-  if (cb.word.extent(0) > 0 && st.pairs * 100 <= host_compress_pct * std::uint64_t(nnz_b) &&
-      (st.products >= host_fused_min_products_per_row * std::uint64_t(m) ||
-       st.pairs * 100 <= host_fused_max_pairs_pct * std::uint64_t(nnz_b))) {
+  // A B that compresses very well: counting the columns on the pairs
+  // (popcount) costs less than the pool's extra pass over C would, so count
+  // first and write C in place.
+  if (cb.word.extent(0) > 0 && st.pairs * 100 <= host_fused_max_pairs_pct * std::uint64_t(nnz_b)) {
     std::uint64_t* counts = products.data();  // products are no longer needed
     const std::int64_t* blk = blocks.data();
     const std::int64_t nblocks = static_cast<std::int64_t>(blocks.size()) - 1;
