@@ -1,0 +1,96 @@
+# Steps shared by the single-GPU SpGEMM device runs (docs/data/spgemm_*/device_run.sh):
+# source it from the repository root on the device machine, then call
+#   spk_dev_setup DIR [BINARY ...]     unpack DIR's binaries, results to a temporary $OUT
+#   spk_dev_unit_tests [TIMEOUT] [FILE]  the CUDA unit tests, when DIR has them
+#   spk_dev_suite NAME BINARY [ENV=VALUE ...]   the suite, as NAME.json / NAME.log
+#   spk_dev_ab OLD BINARY_OLD [ROUNDS]  OLD<r> and new<r> (perf_spgemm) in turn, r = 1..ROUNDS
+#   spk_dev_check [ENV=VALUE ...]      --check on the suite without rmat:18:8
+#   spk_dev_ncu PREFIX REGEX LAUNCHES MATRIX [ENV=VALUE ...]   ncu of matching kernels
+#   spk_dev_finish [TARBALL]           pack the results into the tool's $OUT
+# DIR holds the carried binaries (gzipped or not) and m/, the real matrices.
+# NCU_SECTIONS and NCU_SOURCE=0|1 (default 1: also the SASS source counters)
+# change what spk_dev_ncu records; CHECK_TIMEOUT (default 150 s) bounds the check.
+
+# The binaries of DIR made runnable; D, LD_LIBRARY_PATH and SPK_MATRIX_DIR set.
+spk_dev_unpack() {
+  D=$1
+  shift
+  for b in "$@"; do
+    [ -f "$D/$b.gz" ] && gunzip -f "$D/$b.gz"
+    chmod +x "$D/$b" 2>/dev/null
+  done
+  export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH
+  export SPK_MATRIX_DIR=$D/m
+}
+
+# spk_dev_unpack, then results in a temporary folder (the tool's $OUT keeps
+# only 8 files: spk_dev_finish packs them), the GPU's name, and the suite:
+# M (generated matrices and DIR's real ones) and M2 (M without rmat:18:8,
+# whose serial reference takes minutes).
+spk_dev_setup() {
+  spk_dev_unpack "$@"
+  FINAL=$OUT
+  OUT=$(mktemp -d)
+  nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >"$OUT/gpu.txt"
+  M="poisson2d:1000 poisson3d:100 random:1000000:1000000:8 rmat:16:16 rmat:18:8"
+  for f in "$D"/m/*.mtx.gz; do M="$M $f"; done
+  M2=$(echo $M | sed 's/rmat:18:8//')
+}
+
+spk_dev_unit_tests() {
+  local t=${1:-120} f=${2:-unit_tests_cuda.txt}
+  [ -x "$D/spk_unit_tests" ] || return 0
+  timeout "$t" "$D/spk_unit_tests" --gtest_filter='cuda.*' >"$OUT/$f" 2>&1
+  echo "unit tests rc=$?"
+  tail -4 "$OUT/$f"
+}
+
+spk_dev_suite() {
+  local name=$1 bin=$2
+  shift 2
+  env "$@" timeout 100 "$D/$bin" --space cuda --no-baselines --json "$OUT/$name.json" $M \
+    >"$OUT/$name.log" 2>&1
+  echo "$name rc=$?"
+}
+
+spk_dev_ab() {
+  local old=$1 bin=$2 r
+  for r in $(seq 1 "${3:-2}"); do
+    spk_dev_suite "$old$r" "$bin"
+    spk_dev_suite "new$r" perf_spgemm
+  done
+}
+
+# Prints the number of products that do not match the reference, then the
+# number checked.
+spk_dev_check() {
+  env "$@" timeout "${CHECK_TIMEOUT:-150}" "$D/perf_spgemm" --space cuda --no-baselines --check \
+    --json "$OUT/check.json" $M2 >"$OUT/check.log" 2>&1
+  echo "check rc=$?"
+  grep "^# check" "$OUT/check.log" | grep -vc matches
+  grep -c "^# check" "$OUT/check.log"
+}
+
+# ncu of the first LAUNCHES kernels whose demangled name matches REGEX in one
+# product of MATRIX: PREFIX_details.txt and (NCU_SOURCE=1) PREFIX_source.csv.gz.
+spk_dev_ncu() {
+  local prefix=$1 regex=$2 launches=$3 matrix=$4 w sections
+  shift 4
+  w=$(mktemp -d)
+  sections=${NCU_SECTIONS:-SpeedOfLight MemoryWorkloadAnalysis WarpStateStats SourceCounters Occupancy LaunchStats}
+  env "$@" timeout 150 ncu --clock-control none --kernel-name-base demangled -k "regex:$regex" \
+    --launch-count "$launches" $(for s in $sections; do echo --section $s; done) -o "$w/rep" \
+    "$D/perf_spgemm" --space cuda --no-baselines --warmup 0 --repeat 1 "$matrix" \
+    >"$OUT/ncu_run.log" 2>&1
+  echo "ncu rc=$?"
+  ncu --import "$w/rep.ncu-rep" --page details >"$OUT/${prefix}_details.txt" 2>&1
+  if [ "${NCU_SOURCE:-1}" = 1 ]; then
+    ncu --import "$w/rep.ncu-rep" --page source --csv --print-source sass \
+      >"$OUT/${prefix}_source.csv" 2>&1
+    gzip "$OUT/${prefix}_source.csv"
+  fi
+}
+
+spk_dev_finish() {
+  (cd "$OUT" && tar czf "$FINAL/${1:-run.tgz}" . && ls -la "$OUT")
+}
