@@ -167,16 +167,32 @@ class DistCsrMatrix {
   /// blocks, which are shared, not copied): the local block's columns are
   /// numbered from col_layout.begin(), the ghost block's index ghost_gids
   /// (sorted global columns none of which this rank owns; ghost_gids_device,
-  /// if not empty, the same list already in device memory and complete, which
-  /// C then shares).  Only the blocks' extents are read here: kernels may
-  /// still be writing their columns and values (spgemm builds C's plan while
-  /// the local block's numeric runs).  Collective.
+  /// if not empty, the same list already in device memory, which the matrix
+  /// then shares; a kernel may still be writing it: this fences first).
+  /// Collective.
   template <class D2>
   DistCsrMatrix(const RowLayout& row_layout, const RowLayout& col_layout,
                 const CsrMatrix<Scalar, Ordinal, Offset, D2>& local,
                 const CsrMatrix<Scalar, Ordinal, Offset, D2>& ghost,
                 const std::vector<long long>& ghost_gids,
-                const Kokkos::View<long long*, device_type>& ghost_gids_device = {},
+                const Kokkos::View<long long*, device_type>& ghost_gids_device = {})
+      : row_layout_(row_layout), col_layout_(col_layout) {
+    if (ghost_gids_device.extent(0) > 0) Kokkos::fence();  // the list is complete
+    assemble(create_mirror_view_and_copy(device_type(), local),
+             create_mirror_view_and_copy(device_type(), ghost), ghost_gids, ghost_gids_device);
+  }
+
+  /// As above, for a ghost_gids_device that no kernel is still writing: no
+  /// fence, and only the blocks' extents are read, so kernels may still be
+  /// writing their columns and values (spk::dist::spgemm builds C's plan
+  /// while the local block's numeric runs).  step (optional) times the
+  /// plan's stages.  Collective.
+  template <class D2>
+  DistCsrMatrix(Impl::GhostListComplete, const RowLayout& row_layout, const RowLayout& col_layout,
+                const CsrMatrix<Scalar, Ordinal, Offset, D2>& local,
+                const CsrMatrix<Scalar, Ordinal, Offset, D2>& ghost,
+                const std::vector<long long>& ghost_gids,
+                const Kokkos::View<long long*, device_type>& ghost_gids_device,
                 const Impl::StepTimer& step = {})
       : row_layout_(row_layout), col_layout_(col_layout) {
     assemble(create_mirror_view_and_copy(device_type(), local),

@@ -57,6 +57,14 @@ class DistSpgemmHandle {
   // A_comb·b_local_ and c_ghost_ = A_comb·b_ghost_ is its ghost block before
   // the ghost columns are renumbered: no split of C is needed.
   local_matrix b_local_, b_ghost_, a_comb_, c_ghost_;
+  // The ghost product runs only over the rows of A_comb that reach an entry
+  // of b_ghost_ (the rows near a block boundary): a_ghost_rows_ holds them
+  // (rows ghost_rows_, in order) and c_ghost_sub_ = a_ghost_rows_·b_ghost_
+  // their products; c_ghost_ shares its columns and values, with a row map
+  // over all rows (ghost_pos_(i): rows of a_ghost_rows_ before row i).
+  local_matrix a_ghost_rows_, c_ghost_sub_;
+  Kokkos::View<O*, device_type> ghost_rows_;
+  Kokkos::View<F*, device_type> ghost_pos_;
   // Per fetched entry: its position p in b_local_ (p >= 0) or in b_ghost_
   // (-(p + 1)), for numeric's values.
   Kokkos::View<F*, device_type> fetch_dest_;
@@ -253,6 +261,116 @@ void b_ext_values(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& B,
         else
           gv(-d - 1) = fvals(e);
       });
+}
+
+/// Copies the selected rows of h.a_comb_ into h.a_ghost_rows_ (values,
+/// and columns with with_cols).
+template <class ExecSpace, class S, class O, class F, class D>
+void ghost_rows_copy(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h, bool with_cols) {
+  auto arm = h.a_comb_.row_map();
+  auto aci = h.a_comb_.col_idx();
+  auto ava = h.a_comb_.values();
+  auto srm = h.a_ghost_rows_.row_map();
+  auto sci = h.a_ghost_rows_.col_idx();
+  auto sva = h.a_ghost_rows_.values();
+  auto rows = h.ghost_rows_;
+  row_parallel(
+      space, "spk::dist::ghost_rows_copy", static_cast<long long>(rows.extent(0)),
+      KOKKOS_LAMBDA(const RowMember<ExecSpace>& m, const long long r) {
+        const F a0 = arm(rows(r)), s0 = srm(r);
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, srm(r + 1) - s0), [&](const F t) {
+          if (with_cols) sci(s0 + t) = aci(a0 + t);
+          sva(s0 + t) = ava(a0 + t);
+        });
+      });
+}
+
+/// The rows of h.a_comb_ that reach an entry of h.b_ghost_ into
+/// h.a_ghost_rows_ (with h.ghost_rows_ and h.ghost_pos_, see the handle):
+/// only they have products in C's ghost block.  On a mesh split into row
+/// blocks they are the few layers next to a neighbour's block, and the
+/// single-node product's per-row passes over all rows cost more than the
+/// products of these (0.6-1.5 ms per rank on poisson3d:300 at 2-4 GPUs).
+template <class ExecSpace, class S, class O, class F, class D>
+void select_ghost_rows(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h) {
+  using Dev = typename DistSpgemmHandle<S, O, F, D>::device_type;
+  using Local = CsrMatrix<S, O, F, Dev>;
+  const long long na = h.a_comb_.num_rows();
+  if (h.b_ghost_.nnz() == 0) {  // no ghost columns in B (one rank): no row reaches them
+    h.ghost_rows_ = Kokkos::View<O*, Dev>();
+    h.ghost_pos_ = Kokkos::View<F*, Dev>();
+    // (its row map from the pool: no cudaMalloc and synchronising free per call)
+    const auto rm = spk::Impl::pooled_view<typename Local::row_map_type>(
+        space, h.pooled_, "spk::dist::a_ghost_rows.row_map", 1);
+    Kokkos::deep_copy(space, rm, F(0));
+    h.a_ghost_rows_ = Local(O(0), h.a_comb_.num_cols(), rm, typename Local::index_type(),
+                            typename Local::values_type());
+    return;
+  }
+  auto arm = h.a_comb_.row_map();
+  auto aci = h.a_comb_.col_idx();
+  auto bgrm = h.b_ghost_.row_map();
+  h.ghost_pos_ = spk::Impl::pooled_view<Kokkos::View<F*, Dev>>(space, h.pooled_,
+                                                               "spk::dist::ghost_pos", na + 1);
+  auto pos = h.ghost_pos_;
+  Kokkos::parallel_for(
+      "spk::dist::ghost_rows_mark", Kokkos::RangePolicy<ExecSpace>(space, 0, na + 1),
+      KOKKOS_LAMBDA(const long long i) {
+        F reach = 0;
+        if (i < na)
+          for (F k = arm(i); k < arm(i + 1) && !reach; ++k)
+            reach = bgrm(aci(k) + 1) > bgrm(aci(k)) ? 1 : 0;
+        pos(i) = reach;
+      });
+  const long long nr = spk::Impl::exclusive_scan(space, pos, na);
+  h.ghost_rows_ =
+      spk::Impl::pooled_view<Kokkos::View<O*, Dev>>(space, h.pooled_, "spk::dist::ghost_rows", nr);
+  auto rows = h.ghost_rows_;
+  auto srm = spk::Impl::pooled_view<typename Local::row_map_type>(
+      space, h.pooled_, "spk::dist::a_ghost_rows.row_map", nr + 1);
+  Kokkos::parallel_for(
+      "spk::dist::ghost_rows_list", Kokkos::RangePolicy<ExecSpace>(space, 0, na + 1),
+      KOKKOS_LAMBDA(const long long i) {
+        if (i == na)
+          srm(nr) = 0;  // the scan's last element
+        else if (pos(i + 1) != pos(i)) {
+          rows(pos(i)) = static_cast<O>(i);
+          srm(pos(i)) = arm(i + 1) - arm(i);
+        }
+      });
+  const F snnz = spk::Impl::exclusive_scan(space, srm, nr);
+  h.a_ghost_rows_ = Local(static_cast<O>(nr), h.a_comb_.num_cols(), srm,
+                          spk::Impl::pooled_view<typename Local::index_type>(
+                              space, h.pooled_, "spk::dist::a_ghost_rows.col_idx", snnz),
+                          spk::Impl::pooled_view<typename Local::values_type>(
+                              space, h.pooled_, "spk::dist::a_ghost_rows.values", snnz));
+  ghost_rows_copy(space, h, true);
+}
+
+/// C's ghost block in global columns, A_comb·B_ghost, from the product over
+/// the selected rows (h.c_ghost_sub_): the same columns and values, its row
+/// map spread over all rows.
+template <class ExecSpace, class S, class O, class F, class D>
+void spread_ghost_product(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
+                          long long num_cols) {
+  using Dev = typename DistSpgemmHandle<S, O, F, D>::device_type;
+  using Local = CsrMatrix<S, O, F, Dev>;
+  const long long na = h.a_comb_.num_rows();
+  // C's ghost block keeps this row map (compact_ghost_columns): memory of
+  // its own, not the handle's.
+  const auto rm = spk::Impl::result_view<typename Local::row_map_type>(
+      space, "spk::dist::c_ghost.row_map", na + 1,
+      !mpi_reads_directly<typename Dev::memory_space>());
+  auto pos = h.ghost_pos_;
+  auto srm = h.c_ghost_sub_.row_map();
+  if (h.c_ghost_sub_.nnz() == 0)
+    Kokkos::deep_copy(space, rm, F(0));
+  else
+    Kokkos::parallel_for(
+        "spk::dist::c_ghost_row_map", Kokkos::RangePolicy<ExecSpace>(space, 0, na + 1),
+        KOKKOS_LAMBDA(const long long i) { rm(i) = srm(pos(i)); });
+  h.c_ghost_ = Local(static_cast<O>(na), static_cast<O>(num_cols), rm, h.c_ghost_sub_.col_idx(),
+                     h.c_ghost_sub_.values());
 }
 
 inline std::chrono::steady_clock::time_point now() { return std::chrono::steady_clock::now(); }
@@ -483,11 +601,16 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   // so it is built (MPI on the host) while the local block's numeric
   // kernels run, queued but not waited for.
   t = now();
-  h.c_ghost_ = local_spgemm_symbolic(space, h.ghost_, h.a_comb_, h.b_ghost_);
+  select_ghost_rows(space, h);
+  step("ghost_product.select_rows");
+  h.c_ghost_sub_ = local_spgemm_symbolic(space, h.ghost_, h.a_ghost_rows_, h.b_ghost_);
+  step("ghost_product.product");
+  spread_ghost_product(space, h, B.num_cols());
   h.times.local += seconds_since(t);
-  step("ghost_product");
+  step("ghost_product.spread");
   t = now();
-  auto ghost = compact_ghost_columns(space, h.c_ghost_, cb, ce, with_values);
+  auto ghost = compact_ghost_columns(space, h.c_ghost_, cb, ce, with_values,
+                                     time_steps ? StepTimer(step) : StepTimer());
   h.times.assemble += seconds_since(t);
   step("ghost_columns");
   t = now();
@@ -495,8 +618,10 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   h.times.local += seconds_since(t);
   step("local_product");
   t = now();
-  DistCsrMatrix<S, O, F, D> C(A.row_layout(), B.col_layout(), c_local, ghost.matrix, ghost.gids,
-                              ghost.gids_device, time_steps ? StepTimer(step) : StepTimer());
+  // (compact_ghost_columns fenced after writing the ghost list)
+  DistCsrMatrix<S, O, F, D> C(GhostListComplete(), A.row_layout(), B.col_layout(), c_local,
+                              ghost.matrix, ghost.gids, ghost.gids_device,
+                              time_steps ? StepTimer(step) : StepTimer());
   h.times.assemble += seconds_since(t);
   step("c_matrix_and_plan");
   t = now();
@@ -544,7 +669,8 @@ void spgemm_numeric(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
   h.times.assemble += Impl::seconds_since(t);
   t = Impl::now();
   Impl::local_spgemm_numeric(space, h.local_, h.a_comb_, h.b_local_, C.local_block());
-  Impl::local_spgemm_numeric(space, h.ghost_, h.a_comb_, h.b_ghost_, h.c_ghost_);
+  Impl::ghost_rows_copy(space, h, false);
+  Impl::local_spgemm_numeric(space, h.ghost_, h.a_ghost_rows_, h.b_ghost_, h.c_ghost_sub_);
   h.times.local += Impl::seconds_since(t);
   t = Impl::now();
   // The ghost block's columns were renumbered: only its values are copied.

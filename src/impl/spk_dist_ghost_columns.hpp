@@ -29,13 +29,14 @@ struct CompactedColumns {
 /// less the owned range inside it (a middle rank's halos on both sides of
 /// its block: marking the block too cost ~1 ms on poisson3d:300 at 4 GPUs).
 /// With with_values the result gets G's values, else its values are left
-/// uninitialised for a later copy.  The arrays come from spk's pool unless
+/// uninitialised for a later copy.  `step`, if set, is called after each
+/// stage (DistSpgemmHandle::time_steps).  The arrays come from spk's pool unless
 /// MPI reads device memory in place (pool memory cannot go through CUDA IPC).
 template <class ExecSpace, class S, class O, class F, class D>
 CompactedColumns<S, O, F, D> compact_ghost_columns(const ExecSpace& space,
                                                    const CsrMatrix<S, O, F, D>& G,
                                                    long long own_begin, long long own_end,
-                                                   bool with_values) {
+                                                   bool with_values, const StepTimer& step = {}) {
   using Matrix = CsrMatrix<S, O, F, D>;
   using Ci = Kokkos::View<O*, D>;
   using Va = Kokkos::View<S*, D>;
@@ -46,6 +47,10 @@ CompactedColumns<S, O, F, D> compact_ghost_columns(const ExecSpace& space,
   const Ci cols = spk::Impl::result_view<Ci>(space, "spk::dist::ghost_block.col_idx", nnz, pooled);
   const Va vals = spk::Impl::result_view<Va>(space, "spk::dist::ghost_block.values", nnz, pooled);
   if (nnz == 0) {
+    // (every rank reports the same steps)
+    for (const char* name :
+         {"ghost_columns.window", "ghost_columns.mark_scan", "ghost_columns.renumber"})
+      if (step) step(name);
     out.matrix = Matrix(static_cast<O>(rows), O(0), G.row_map(), cols, vals);
     return out;
   }
@@ -63,6 +68,7 @@ CompactedColumns<S, O, F, D> compact_ghost_columns(const ExecSpace& space,
         }
       },
       Kokkos::Min<long long>(lo), Kokkos::Max<long long>(hi));
+  if (step) step("ghost_columns.window");
   // The owned columns inside the window, [gap_lo, gap_hi), are skipped.
   const long long gap_lo = std::clamp(own_begin, lo, hi + 1);
   const long long gap_hi = std::max(gap_lo, std::clamp(own_end, lo, hi + 1));
@@ -82,6 +88,7 @@ CompactedColumns<S, O, F, D> compact_ghost_columns(const ExecSpace& space,
         mark(c - lo - (c < gap_lo ? 0 : gap)) = 1;  // same value from every writer
       });
   const O ng = spk::Impl::exclusive_scan(space, mark, width);
+  if (step) step("ghost_columns.mark_scan");
   const Gids gids = spk::Impl::result_view<Gids>(space, "spk::dist::ghost_gids", ng, pooled);
   Kokkos::parallel_for(
       "spk::dist::ghost_gids", Kokkos::RangePolicy<ExecSpace>(space, 0, width),
@@ -96,6 +103,7 @@ CompactedColumns<S, O, F, D> compact_ghost_columns(const ExecSpace& space,
         cols(k) = mark(c - lo - (c < gap_lo ? 0 : gap));
         if (with_values) vals(k) = gv(k);
       });
+  if (step) step("ghost_columns.renumber");
   out.matrix = Matrix(static_cast<O>(rows), ng, G.row_map(), cols, vals);
   out.gids_device = gids;
   out.gids.resize(ng);

@@ -32,6 +32,11 @@ namespace Impl {
 /// timing).
 using StepTimer = std::function<void(const char*)>;
 
+/// Tag for DistCsrMatrix's constructor from blocks: the device ghost list
+/// is complete (no kernel still writing it), so building the plan need not
+/// fence first (spk::dist::spgemm builds C's plan while its numeric runs).
+struct GhostListComplete {};
+
 inline void mpi_check(int rc, const char* call) {
   if (rc == MPI_SUCCESS) return;
   char msg[MPI_MAX_ERROR_STRING];

@@ -269,6 +269,23 @@ TYPED_TEST(Dist, OwnRowsUnevenSizes) {
   }
 }
 
+TYPED_TEST(Dist, FromBlocksWithDeviceGhostList) {
+  // A matrix made from another's blocks and its ghost list, the list also
+  // given in device memory (the public constructor fences before the plan
+  // reads it), gathers to the same matrix and has the same plan.
+  using D = TypeParam;
+  auto A = spk::random_uniform(150, 150, 6, 24);
+  for (auto& [lname, rl] : row_layouts(A)) {
+    DMat<D> dA = DMat<D>::scatter(A, rl, rl);
+    DMat<D> dB(rl, rl, dA.local_block(), dA.ghost_block(), dA.ghost_gids(), dA.ghost_gids_view());
+    auto G = dB.gather();
+    if (rank() == 0) spk_test::expect_csr_equal(G, A, 0, lname);
+    EXPECT_EQ(dB.ghost_gids(), dA.ghost_gids()) << lname;
+    EXPECT_EQ(dB.plan().num_sent(), dA.plan().num_sent()) << lname;
+    EXPECT_EQ(dB.plan().num_received(), dA.plan().num_received()) << lname;
+  }
+}
+
 TYPED_TEST(Dist, SpmvMatchesSerial) {
   using D = TypeParam;
   auto A = spk::random_uniform(300, 300, 7, 21);
