@@ -165,6 +165,9 @@ class HostMemoryPool {
     return kept_;
   }
 
+  /// Most bytes kept at once (1/8 of RAM or SPK_MEMORY_POOL_KEEP_BYTES).
+  std::size_t keep_limit() const noexcept { return keep_; }
+
  private:
   HostMemoryPool() {
     std::uint64_t phys = std::uint64_t(8) << 30;
@@ -194,6 +197,14 @@ template <class M>
 inline bool host_pool_serves(std::size_t bytes) {
   return std::is_same_v<M, Kokkos::HostSpace> && bytes >= HostMemoryPool::min_bytes &&
          memory_pool_enabled();
+}
+
+/// Whether result_view(space, label, n, pooled) of `bytes` in memory space M
+/// takes its memory from the host pool (only where spk can adopt memory
+/// into a managed View).
+template <class M>
+inline bool host_result_pooled(std::size_t bytes, bool pooled) {
+  return SPK_CAN_ADOPT_ALLOCATIONS && pooled && host_pool_serves<M>(bytes);
 }
 
 /// `bytes` from the host pool, reported to the profiling hooks; `got` is
@@ -380,7 +391,7 @@ View result_view(const ExecSpace& space, const char* label, std::size_t n, bool 
   }
 #endif
   // Host memory: from the host pool; the record gives back the whole block.
-  if (pooled && host_pool_serves<typename View::memory_space>(bytes)) {
+  if (host_result_pooled<typename View::memory_space>(bytes, pooled)) {
     std::size_t got = 0;
     void* p = host_pool_allocate(label, bytes, got);
     return adopt_allocation<View>(

@@ -299,8 +299,14 @@ void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle
            c_array(typename CMat::values_type(), "spk::spgemm::C.values", nnz_c));
   if constexpr (Impl::is_host_space_v<ExecSpace>) {
     // Numeric writes C for the first time: fewer page faults.
-    Impl::host_advise_huge_pages(C.col_idx().data(), nnz_c * sizeof(O));
-    Impl::host_advise_huge_pages(C.values().data(), nnz_c * sizeof(S));
+    const bool pooled = opt.result_memory == SpgemmResultMemory::Pool;
+    const std::size_t ci_bytes = nnz_c * sizeof(O), va_bytes = nnz_c * sizeof(S);
+    Impl::host_advise_unless_pooled(
+        C.col_idx().data(), ci_bytes,
+        Impl::host_result_pooled<typename CMat::memory_space>(ci_bytes, pooled));
+    Impl::host_advise_unless_pooled(
+        C.values().data(), va_bytes,
+        Impl::host_result_pooled<typename CMat::memory_space>(va_bytes, pooled));
   }
   plan.row_map_c = row_map;
   mark("symbolic.allocate_c");

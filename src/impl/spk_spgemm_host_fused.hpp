@@ -44,8 +44,12 @@ void allocate_host_entries(const ExecSpace& space, std::uint64_t nnz, bool poole
                            VA& values) {
   col_idx = result_view<CI>(space, "spk::spgemm::C.col_idx", nnz, pooled);
   values = result_view<VA>(space, "spk::spgemm::C.values", nnz, pooled);
-  host_advise_huge_pages(col_idx.data(), nnz * sizeof(typename CI::value_type));
-  host_advise_huge_pages(values.data(), nnz * sizeof(typename VA::value_type));
+  const std::size_t ci_bytes = nnz * sizeof(typename CI::value_type);
+  const std::size_t va_bytes = nnz * sizeof(typename VA::value_type);
+  host_advise_unless_pooled(col_idx.data(), ci_bytes,
+                            host_result_pooled<typename CI::memory_space>(ci_bytes, pooled));
+  host_advise_unless_pooled(values.data(), va_bytes,
+                            host_result_pooled<typename VA::memory_space>(va_bytes, pooled));
 }
 
 // Products counted first and C written in place (no pool) when B's pairs are
@@ -231,8 +235,10 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
     cap = std::min(cap, bound_left + T * chunk);
     pool_cols.push_back(host_work_view<O>(owners, "spk::spgemm::pool_col_idx", cap));
     pool_vals.push_back(host_work_view<S>(owners, "spk::spgemm::pool_values", cap));
-    host_advise_huge_pages(pool_cols.back().data(), cap * sizeof(O));
-    host_advise_huge_pages(pool_vals.back().data(), cap * sizeof(S));
+    host_advise_unless_pooled(pool_cols.back().data(), cap * sizeof(O),
+                              host_pool_serves<Kokkos::HostSpace>(cap * sizeof(O)));
+    host_advise_unless_pooled(pool_vals.back().data(), cap * sizeof(S),
+                              host_pool_serves<Kokkos::HostSpace>(cap * sizeof(S)));
     O* pc = pool_cols.back().data();
     S* pv = pool_vals.back().data();
     std::atomic<std::uint64_t> next(0);

@@ -182,6 +182,13 @@ inline void host_advise_huge_pages(const void* p, std::size_t bytes) {
 #endif
 }
 
+/// host_advise_huge_pages for an array not taken from spk's host pool
+/// (`from_pool`: it was; the pool advises its blocks once, when it makes
+/// them, so a product need not repeat the system call on reused ones).
+inline void host_advise_unless_pooled(const void* p, std::size_t bytes, bool from_pool) {
+  if (!from_pool) host_advise_huge_pages(p, bytes);
+}
+
 template <class T>
 inline void host_insertion_sort(T* a, std::int64_t n) {
   for (std::int64_t i = 1; i < n; ++i) {
@@ -265,18 +272,14 @@ HostCompressedB<F> host_compressed_b_arrays(std::int64_t k, std::int64_t nnz_b, 
   HostCompressedB<F> cb;
   if (k == 0 || nnz_b == 0 || (ncols + 63) / 64 >= (std::uint64_t(1) << 32)) return cb;
   if (host_sample_pairs_pct(k, nnz_b, brm, bci) > use_pct + 5) return cb;
-  if (pooled) {
-    cb.end = host_work_view<F>(cb.owners, "spk::spgemm::pairs_b_end", k);
-    cb.word = host_work_view<std::uint32_t>(cb.owners, "spk::spgemm::pairs_b_word", nnz_b);
-    cb.mask = host_work_view<std::uint64_t>(cb.owners, "spk::spgemm::pairs_b_mask", nnz_b);
-    return cb;
-  }
-  cb.end = Kokkos::View<F*, Kokkos::HostSpace>(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pairs_b_end"), k);
-  cb.word = Kokkos::View<std::uint32_t*, Kokkos::HostSpace>(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pairs_b_word"), nnz_b);
-  cb.mask = Kokkos::View<std::uint64_t*, Kokkos::HostSpace>(
-      Kokkos::ViewAllocateWithoutInitializing("spk::spgemm::pairs_b_mask"), nnz_b);
+  auto array = [&](auto view_tag, const char* label, std::size_t n) {
+    using V = decltype(view_tag);
+    if (pooled) return host_work_view<typename V::value_type>(cb.owners, label, n);
+    return V(Kokkos::ViewAllocateWithoutInitializing(label), n);
+  };
+  cb.end = array(decltype(cb.end)(), "spk::spgemm::pairs_b_end", k);
+  cb.word = array(decltype(cb.word)(), "spk::spgemm::pairs_b_word", nnz_b);
+  cb.mask = array(decltype(cb.mask)(), "spk::spgemm::pairs_b_mask", nnz_b);
   return cb;
 }
 
