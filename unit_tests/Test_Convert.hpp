@@ -51,6 +51,49 @@ void check_all_conversions(const spk::CooMatrix<double, O, F, spk::HostDevice>& 
   spk_test::expect_csr_equal(spk::coo_to_csr(Space(), coo2), R, 0, what + " csr_to_coo");
 }
 
+/// A CSR matrix with empty rows, unsorted columns and repeated columns in a
+/// row, every value distinct (so that an entry out of its stable place shows).
+template <class O, class F>
+spk::CsrMatrix<double, O, F, spk::HostDevice> messy_csr(O m, O n, int max_per_row,
+                                                        std::uint64_t seed) {
+  spk::Impl::SplitMix64 rng(seed);
+  std::vector<F> rm(m + 1, 0);
+  std::vector<O> ci;
+  std::vector<double> va;
+  for (O i = 0; i < m; ++i) {
+    const int len = n == 0 || rng.below(5) == 0 ? 0 : static_cast<int>(rng.below(max_per_row + 1));
+    for (int t = 0; t < len; ++t) {
+      // Now and then the previous column again: duplicates.
+      const O c = t > 0 && rng.below(4) == 0 ? ci.back() : static_cast<O>(rng.below(n));
+      ci.push_back(c);
+      va.push_back(1.0 + static_cast<double>(ci.size()));
+    }
+    rm[i + 1] = static_cast<F>(ci.size());
+  }
+  spk::CsrMatrix<double, O, F, spk::HostDevice> A("messy", m, n, static_cast<F>(ci.size()));
+  std::copy(rm.begin(), rm.end(), A.row_map().data());
+  std::copy(ci.begin(), ci.end(), A.col_idx().data());
+  std::copy(va.begin(), va.end(), A.values().data());
+  return A;
+}
+
+template <class O, class F>
+void check_csr_to_csc_messy(O m, O n, int max_per_row, std::uint64_t seed) {
+  const std::string what = "messy " + std::to_string(m) + "x" + std::to_string(n);
+  const auto h = messy_csr<O, F>(m, n, max_per_row, seed);
+  const auto A = spk::create_mirror_view_and_copy(Device(), h);
+  const auto csc = spk::create_mirror_view_and_copy_host(spk::csr_to_csc(Space(), A));
+  const auto ref = spk::reference::csr_to_csc(h);
+  using HostCsr = spk::CsrMatrix<double, O, F, spk::HostDevice>;
+  // Same pointers, row indices and values in the same (stable) order.
+  spk_test::expect_csr_equal(
+      HostCsr(csc.num_cols(), csc.num_rows(), csc.col_map(), csc.row_idx(), csc.values()),
+      HostCsr(ref.num_cols(), ref.num_rows(), ref.col_map(), ref.row_idx(), ref.values()), 0,
+      what + " csr_to_csc");
+  spk_test::expect_csr_equal(spk::transpose(Space(), A), spk::reference::transpose(h), 0,
+                             what + " transpose");
+}
+
 }  // namespace
 
 TEST(TEST_CATEGORY, coo_to_csr_hand_checked) {
@@ -130,6 +173,8 @@ TEST(TEST_CATEGORY, dense_to_csr_hand_checked) {
   EXPECT_EQ(C.values()(2), 2.0);
 }
 
+namespace {
+
 template <class Layout>
 void check_dense_random(int m, int n, double density, std::uint64_t seed) {
   Kokkos::View<double**, Layout, Device> d("d", m, n);
@@ -146,6 +191,8 @@ void check_dense_random(int m, int n, double density, std::uint64_t seed) {
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) ASSERT_EQ(back(i, j), h(i, j)) << i << "," << j;
 }
+
+}  // namespace
 
 TEST(TEST_CATEGORY, dense_to_csr_random) {
   check_dense_random<Kokkos::LayoutRight>(300, 257, 0.1, 1);
@@ -173,6 +220,18 @@ TEST(TEST_CATEGORY, sort_rows_random) {
   spk::sort_rows(Space(), A);
   EXPECT_TRUE(spk::is_sorted(Space(), A));
   spk_test::expect_csr_equal(A, R, 0, "sort_rows");
+}
+
+TEST(TEST_CATEGORY, csr_to_csc_unsorted_duplicates) {
+  // The host path cuts the rows into blocks per thread: many more rows than
+  // threads, a wide hypersparse shape (one block: the per-thread counts
+  // would outweigh the entries) and degenerate shapes.
+  check_csr_to_csc_messy<int, int>(3000, 500, 12, 1);
+  check_csr_to_csc_messy<int, long long>(1000, 3000, 40, 2);
+  check_csr_to_csc_messy<int, int>(6, 2000000, 3, 3);
+  check_csr_to_csc_messy<int, int>(2000, 1, 3, 4);
+  check_csr_to_csc_messy<int, int>(0, 7, 3, 5);
+  check_csr_to_csc_messy<int, int>(7, 0, 3, 6);
 }
 
 TEST(TEST_CATEGORY, conversions_real_matrices) {
