@@ -14,6 +14,11 @@
 #include <KokkosSparse_spmv.hpp>
 #endif
 
+// Inside an anonymous namespace: each backend's translation unit includes
+// this file with its own TEST_EXECSPACE, so these helpers must not be
+// shared between them (an inline function of one name would be one
+// definition at link time, and every backend would run the same space).
+namespace {
 namespace spmv_test {
 
 using Exec = TEST_EXECSPACE;
@@ -194,6 +199,7 @@ inline HostCsr random_matrix(int rows, int cols, int nnz, std::uint64_t seed, in
 }
 
 }  // namespace spmv_test
+}  // namespace
 
 // Hand-checkable: [1 0 2 0; 0 0 0 0; 0 3 0 4] · [1 2 3 4] = [7 0 22].
 TEST(TEST_CATEGORY, spmv_tiny) {
