@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <impl/spk_row_blocks.hpp>
 #include <spk_csr_matrix.hpp>
 #include <spk_error.hpp>
 #include <string>
@@ -167,36 +168,6 @@ SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const Spm
   return L;
 }
 
-/// Merge-path split of diagonal `diag` (Merrill & Garland): the number of
-/// row ends among the first diag items of the merge of row_map(1..) with the
-/// nonzero indices; the nonzeros consumed are diag minus that.
-template <class RowMap>
-KOKKOS_INLINE_FUNCTION long long merge_path_search(const RowMap& row_map, long long num_rows,
-                                                   long long nnz, long long diag) {
-  long long lo = diag - nnz > 0 ? diag - nnz : 0;
-  long long hi = diag < num_rows ? diag : num_rows;
-  while (lo < hi) {
-    const long long mid = (lo + hi) / 2;
-    if (static_cast<long long>(row_map(mid + 1)) <= diag - mid - 1)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
-/// Host scalar: the first row of block t of `blocks`, the row in which the
-/// merge path's diagonal t·(rows + nnz) / blocks lies (rows are never split).
-template <class RowMap>
-KOKKOS_INLINE_FUNCTION long long spmv_row_block_start(const RowMap& row_map, long long num_rows,
-                                                      long long nnz, long long t,
-                                                      long long blocks) {
-  const long long total = num_rows + nnz;
-  // t·total / blocks without overflow.
-  const long long diag = t >= blocks ? total : t * (total / blocks) + t * (total % blocks) / blocks;
-  return merge_path_search(row_map, num_rows, nnz, diag);
-}
-
 /// Fills starts(0..blocks) with the row blocks' first rows (host-accessible
 /// row_map) and returns the largest block's rows + nonzeros over the mean
 /// share (1 = perfectly balanced).
@@ -206,7 +177,7 @@ double spmv_host_row_blocks(const RowMap& row_map, long long num_rows, long long
   double worst = 0;
   for (long long t = 0; t <= blocks; ++t) {
     starts(t) = static_cast<typename Starts::non_const_value_type>(
-        spmv_row_block_start(row_map, num_rows, nnz, t, blocks));
+        row_block_start(row_map, num_rows, nnz, t, blocks));
     if (t > 0) {
       const long long r0 = starts(t - 1), r1 = starts(t);
       const double work = double(r1 - r0) + double(row_map(r1) - row_map(r0));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <impl/spk_row_blocks.hpp>
 #include <impl/spk_segmented_sort.hpp>
 #include <spk_coo_matrix.hpp>
 #include <spk_csc_matrix.hpp>
@@ -219,13 +220,14 @@ struct Compressed {
 /// Host threads for transpose_compressed_host: at most the space's
 /// concurrency, and few enough that their count arrays (one entry per minor
 /// index each) cost no more than about four passes over the entries.
-inline long long host_transpose_threads(long long concurrency, long long n_minor, long long nnz) {
+inline long long host_transpose_threads(long long threads, long long n_minor, long long nnz) {
   const long long by_memory = (4 * nnz + 65536) / (n_minor + 1);
-  return std::max(1LL, std::min(concurrency, by_memory));
+  return std::max(1LL, std::min(threads, by_memory));
 }
 
 /// transpose_compressed on a host space, the way a serial transpose works
-/// but over T blocks of major indices of about equal entries: each block
+/// but over T blocks of major indices of about equal rows + entries
+/// (row_block_start): each block
 /// counts its entries per minor index, the counts are turned into each
 /// block's write positions (block t's entries of minor j follow those of
 /// blocks < t), and each block scatters its entries in major order.  No
@@ -238,19 +240,15 @@ Compressed<Map, Idx, Val> transpose_compressed_host(const ExecSpace& space, O n_
                                                     const Val& val) {
   using F = typename Map::non_const_value_type;
   const long long nnz = idx.extent(0), nj = n_minor;
-  const long long T = host_transpose_threads(space.concurrency(), nj, nnz);
+  const long long T = host_transpose_threads(concurrency(space), nj, nnz);
   Map t_map(Kokkos::ViewAllocateWithoutInitializing("spk::transpose::map"),
             static_cast<size_t>(nj) + 1);
   Idx t_idx(Kokkos::ViewAllocateWithoutInitializing("spk::transpose::idx"), nnz);
   Val t_val(Kokkos::ViewAllocateWithoutInitializing("spk::transpose::val"), nnz);
-  // Block t is the major indices [first(t), first(t + 1)): cut where the
-  // entries before reach t·nnz/T.
-  std::vector<long long> first(T + 1, n_major);
-  first[0] = 0;
-  for (long long t = 1; t < T; ++t) {
-    const F target = static_cast<F>(nnz * t / T);
-    first[t] = std::lower_bound(map.data(), map.data() + n_major, target) - map.data();
-  }
+  // Block t is the major indices [first(t), first(t + 1)), of about equal
+  // rows + entries.
+  std::vector<long long> first(T + 1);
+  for (long long t = 0; t <= T; ++t) first[t] = row_block_start(map, n_major, nnz, t, T);
   // Block t's counts, then its write positions, per minor index j:
   // pos[t * nj + j].
   Kokkos::View<F*, Kokkos::HostSpace> pos(

@@ -91,7 +91,7 @@ struct SpmvScalarFunctor {
 
 /// scalar on host spaces: thread t of `blocks` takes the whole rows
 /// [start(t), start(t + 1)), cut at equal shares of rows + nonzeros
-/// (spmv_row_block_start; from the plan, or searched here), so no row is split
+/// (row_block_start; from the plan, or searched here), so no row is split
 /// and nothing is carried.  One block per thread under a static schedule keeps
 /// each thread on the same part of A and y from call to call.  Rank-1
 /// contiguous x and y run a plain pointer loop (no View indexing, restrict
@@ -112,7 +112,7 @@ struct SpmvHostRowBlockFunctor {
 
   long long start(long long t) const {
     return starts.extent(0) > 0 ? static_cast<long long>(starts(t))
-                                : spmv_row_block_start(d.row_map, d.num_rows, nnz, t, blocks);
+                                : row_block_start(d.row_map, d.num_rows, nnz, t, blocks);
   }
 
   template <bool Beta0>
