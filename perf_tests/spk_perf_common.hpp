@@ -365,8 +365,12 @@ class HostTrace {
     events().clear();
     t0() = std::chrono::steady_clock::now();
     set_tool_callbacks(&begin, &end, &begin_copy, &end_copy, &begin_fence);
+    Kokkos::Tools::Experimental::set_profile_event_callback(&mark);
   }
-  ~HostTrace() { set_tool_callbacks(nullptr, nullptr, nullptr, nullptr); }
+  ~HostTrace() {
+    set_tool_callbacks(nullptr, nullptr, nullptr, nullptr);
+    Kokkos::Tools::Experimental::set_profile_event_callback(nullptr);
+  }
   HostTrace(const HostTrace&) = delete;
   HostTrace& operator=(const HostTrace&) = delete;
 
@@ -420,6 +424,10 @@ class HostTrace {
     start(std::string("copy:") + dst);
   }
   static void end_copy() { stop(); }
+  // A library's event (spgemm's phase ends): a point, duration 0.
+  static void mark(const char* name) {
+    events().push_back({std::string("event:") + name, now_us(), 0.0});
+  }
 };
 
 }  // namespace spk::perf

@@ -28,7 +28,9 @@
 namespace spk {
 namespace Impl {
 
-/// Records phase times in the handle when its options ask for them.
+/// Records phase times in the handle when its options ask for them.  Each
+/// phase's end is also a Kokkos Tools event ("spk::spgemm::" + phase), so a
+/// profiling tool sees where the host is between kernel launches.
 template <class ExecSpace, class Handle>
 struct SpgemmPhaseTimer {
   const ExecSpace& space;
@@ -36,6 +38,8 @@ struct SpgemmPhaseTimer {
   Kokkos::Timer timer;
   SpgemmPhaseTimer(const ExecSpace& s, const Handle& h) : space(s), handle(h) {}
   void operator()(const char* phase) {
+    if (Kokkos::Tools::profileLibraryLoaded())
+      Kokkos::Tools::markEvent(std::string("spk::spgemm::") + phase);
     if (!handle.options().time_phases) return;
     space.fence();
     handle.add_phase_time(phase, timer.seconds() * 1e3);

@@ -464,17 +464,25 @@ TEST(TEST_CATEGORY, spgemm_bad_input) {
   auto B_bad = spk::create_mirror_view_and_copy(ExecSpace(), B_h);
   EXPECT_THROW(spk::spgemm_symbolic(ExecSpace(), handle, A, B_bad, C), spk::InvalidMatrix);
   // The same in a long row (hundreds of entries) of A and of B; fresh
-  // operands each time (copies of a host matrix share its arrays).
+  // operands each time (copies of a host matrix share its arrays).  With the
+  // backend's default algorithm and with BinnedHash (the host default is
+  // ThreadDense), whose analysis kernel finds the invalid rows.
+  spk::SpgemmOptions binned;
+  binned.algorithm = spk::SpgemmAlgorithm::BinnedHash;
   for (const bool in_a : {true, false}) {
-    auto A_h = random_csr(10, 400, 3, 54, {}, {4});
-    auto B2_h = random_csr(400, 300, 2, 55, {}, {7});
-    auto& M = in_a ? A_h : B2_h;
-    const int row = in_a ? 4 : 7;
-    M.col_idx()(M.row_map()(row) + 200) = -3;
-    auto A_d = spk::create_mirror_view_and_copy(ExecSpace(), A_h);
-    auto B_d = spk::create_mirror_view_and_copy(ExecSpace(), B2_h);
-    SCOPED_TRACE(in_a ? "long row of A" : "long row of B");
-    EXPECT_THROW(spk::spgemm_symbolic(ExecSpace(), handle, A_d, B_d, C), spk::InvalidMatrix);
+    for (const bool use_binned : {false, true}) {
+      auto A_h = random_csr(10, 400, 3, 54, {}, {4});
+      auto B2_h = random_csr(400, 300, 2, 55, {}, {7});
+      auto& M = in_a ? A_h : B2_h;
+      const int row = in_a ? 4 : 7;
+      M.col_idx()(M.row_map()(row) + 200) = -3;
+      auto A_d = spk::create_mirror_view_and_copy(ExecSpace(), A_h);
+      auto B_d = spk::create_mirror_view_and_copy(ExecSpace(), B2_h);
+      SCOPED_TRACE(std::string(in_a ? "long row of A" : "long row of B") +
+                   (use_binned ? ", BinnedHash" : ", default algorithm"));
+      spk::SpgemmHandle<int, int, ExecSpace> h(use_binned ? binned : spk::SpgemmOptions());
+      EXPECT_THROW(spk::spgemm_symbolic(ExecSpace(), h, A_d, B_d, C), spk::InvalidMatrix);
+    }
   }
 }
 

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <impl/spk_launch.hpp>
 #include <impl/spk_spgemm_common.hpp>
 #include <impl/spk_spgemm_warp_sort.hpp>
 #include <spk_error.hpp>
@@ -780,7 +781,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
       Kokkos::deep_copy(sp, slab, Acc::empty_key);
       const std::uint64_t sc = lp.slab_capacity;
       Kokkos::parallel_for(
-          "spk::spgemm::symbolic_global", Policy(sp, L, bin.team_size, V_),
+          "spk::spgemm::symbolic_global", light_weight(Policy(sp, L, bin.team_size, V_)),
           KOKKOS_LAMBDA(const Member& member) {
             O* keys = slab.data() + member.league_rank() * sc;
             const TeamGroup<Member> g{member};
@@ -1113,9 +1114,9 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
       if (!by_bitmap) Kokkos::deep_copy(sp, slab_keys, Acc::empty_key);
       Kokkos::parallel_for(
           "spk::spgemm::numeric_global",
-          Policy(sp, L, bin.team_size, V_)
-              .set_scratch_size(
-                  0, Kokkos::PerTeam(static_cast<int>(sizeof(long long) * (1 + bin.team_size)))),
+          light_weight(Policy(sp, L, bin.team_size, V_)
+                           .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(
+                                                    sizeof(long long) * (1 + bin.team_size))))),
           KOKKOS_LAMBDA(const Member& member) {
             long long* counter = static_cast<long long*>(
                 member.team_scratch(0).get_shmem(sizeof(long long) * (1 + member.team_size())));
