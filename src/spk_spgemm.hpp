@@ -155,6 +155,12 @@ void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle
                                    t.max_team_log2 - Impl::spgemm_min_log2 + 2, t.sort_max_log2()};
     // B is often A itself (C = A·A): then A's check covers it.
     const bool b_is_a = Impl::same_operand(A, B);
+    // What grouping the rows needs, made before the analysis waits for its
+    // result: after it the device would idle during these allocations.
+    const Impl::TempBlock<ExecSpace> perm_mem(space, "spk::spgemm::perm", m * sizeof(O));
+    const Impl::TempView<std::uint32_t, ExecSpace> cursor_mem(space, "spk::spgemm::bin_cursors",
+                                                              bin_of.nb);
+    Kokkos::deep_copy(space, cursor_mem.view, 0u);
     const auto stats =
         Impl::spgemm_analyze(space, v, m, k, ncols, opt.validate_inputs && fused_validation,
                              !b_is_a, bin_of, products, counts);
@@ -164,11 +170,10 @@ void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle
     plan.vector_length = t.vector_length;
     mark("symbolic.analyze");
     // 2. Rows grouped by bin, and a plan for the long ones.
-    const Impl::TempBlock<ExecSpace> perm_mem(space, "spk::spgemm::perm", m * sizeof(O));
     plan.perm = typename Handle::perm_type(perm_mem.template view<O>(m).data(), m);
     plan.perm_owner = perm_mem.owner();
     bins = Impl::spgemm_bin_rows(space, m, bin_of, stats, products, plan.perm, t,
-                                 sizeof(O) + sizeof(S));
+                                 sizeof(O) + sizeof(S), cursor_mem.view);
     mark("symbolic.bin_rows");
     if (!bins.empty() && bins.back().group == 2) {
       const auto& g = bins.back();

@@ -298,12 +298,15 @@ struct SpgemmBinOffsets {
 };
 
 /// Groups the rows by bin into perm (a bin's rows in blocks of nearby rows,
-/// in no fixed order); returns the bins (empty ones dropped).
-template <class ExecSpace, class Products, class Perm>
+/// in no fixed order); returns the bins (empty ones dropped).  `cursors`
+/// holds bin_of.nb zeros (made before the analysis' synchronisation, so that
+/// the device does not wait for their allocation after it).
+template <class ExecSpace, class Products, class Perm, class Cursors>
 std::vector<SpgemmBin> spgemm_bin_rows(const ExecSpace& space, std::int64_t m,
                                        const SpgemmBinOf& bin_of, const SpgemmRowStats& stats,
                                        const Products& products, const Perm& perm,
-                                       const SpgemmBinnedTuning& t, std::size_t entry_bytes) {
+                                       const SpgemmBinnedTuning& t, std::size_t entry_bytes,
+                                       const Cursors& cursors) {
   const int nb = bin_of.nb;
   std::vector<SpgemmBin> bins;
   SpgemmBinOffsets offsets{};
@@ -365,9 +368,6 @@ std::vector<SpgemmBin> spgemm_bin_rows(const ExecSpace& space, std::int64_t m,
   // from atomics in scratch, then one global atomic per bin places the block
   // (one kernel: a stable scan cost 0.04 ms even on a hundred rows).  The
   // order of a bin's rows is not fixed; the product does not depend on it.
-  const TempView<std::uint32_t, ExecSpace> cursor_mem(space, "spk::spgemm::bin_cursors", nb);
-  const auto cursors = cursor_mem.view;
-  Kokkos::deep_copy(space, cursors, 0u);
   constexpr int per_thread = 4;
   const int threads = is_host_space_v<ExecSpace> ? 1 : 256;
   const std::int64_t block = std::int64_t(threads) * per_thread;
