@@ -5,6 +5,7 @@
 #   spk_dev_suite NAME BINARY [ENV=VALUE ...]   the suite, as NAME.json / NAME.log
 #   spk_dev_ab OLD BINARY_OLD [ROUNDS]  OLD<r> and new<r> (perf_spgemm) in turn, r = 1..ROUNDS
 #   spk_dev_check [ENV=VALUE ...]      --check on the suite without rmat:18:8
+#   spk_dev_geomeans FILE.json ...     per suite run: geometric mean and lowest of cuSPARSE / spk
 #   spk_dev_ncu PREFIX REGEX LAUNCHES MATRIX [ENV=VALUE ...]   ncu of matching kernels
 #   spk_dev_finish [TARBALL]           pack the results into the tool's $OUT
 # DIR holds the carried binaries (gzipped or not) and m/, the real matrices.
@@ -89,6 +90,21 @@ spk_dev_ncu() {
       >"$OUT/${prefix}_source.csv" 2>&1
     gzip "$OUT/${prefix}_source.csv"
   fi
+}
+
+spk_dev_geomeans() {
+  local f
+  for f in "$@"; do
+    python3 - "$f" <<'PY'
+import json, math, sys
+by = {}
+for r in json.load(open(sys.argv[1]))["records"]:
+    by.setdefault(r["matrix"], {})[r["impl"]] = r["ms"]
+rs = [v["cusparse-spgemm"] / v["spk"] for v in by.values() if "spk" in v and "cusparse-spgemm" in v]
+print(sys.argv[1].split("/")[-1], "geomean %.3f" % math.exp(sum(map(math.log, rs)) / len(rs)),
+      "min %.2f" % min(rs), "n", len(rs))
+PY
+  done
 }
 
 spk_dev_finish() {

@@ -13,16 +13,5 @@ for f in luxembourg_osm delaunay_n16 cage10; do
 done
 spk_dev_ab base perf_base ${ROUNDS:-2}
 [ "${CHECK:-0}" = 1 ] && spk_dev_check
-for f in $OUT/base*.json $OUT/new*.json; do
-  python3 - "$f" <<'PY'
-import json, math, sys
-recs = json.load(open(sys.argv[1]))["records"]
-by = {}
-for r in recs:
-    by.setdefault(r["matrix"], {})[r["impl"]] = r["ms"]
-rs = [v["cusparse-spgemm"] / v["spk"] for v in by.values() if "spk" in v and "cusparse-spgemm" in v]
-print(sys.argv[1].split("/")[-1], "geomean %.3f" % math.exp(sum(map(math.log, rs)) / len(rs)),
-      "min %.2f" % min(rs), "n", len(rs))
-PY
-done
+spk_dev_geomeans $OUT/base*.json $OUT/new*.json
 spk_dev_finish ab.tgz
