@@ -176,11 +176,8 @@ class DistCsrMatrix {
                 const CsrMatrix<Scalar, Ordinal, Offset, D2>& ghost,
                 const std::vector<long long>& ghost_gids,
                 const Kokkos::View<long long*, device_type>& ghost_gids_device = {})
-      : row_layout_(row_layout), col_layout_(col_layout) {
-    if (ghost_gids_device.extent(0) > 0) Kokkos::fence();  // the list is complete
-    assemble(create_mirror_view_and_copy(device_type(), local),
-             create_mirror_view_and_copy(device_type(), ghost), ghost_gids, ghost_gids_device);
-  }
+      : DistCsrMatrix(Impl::GhostListComplete(), row_layout, col_layout, local, ghost, ghost_gids,
+                      fenced(ghost_gids_device)) {}
 
   /// As above, for a ghost_gids_device that no kernel is still writing: no
   /// fence, and only the blocks' extents are read, so kernels may still be
@@ -410,6 +407,13 @@ class DistCsrMatrix {
   }
 
  private:
+  /// `list` once every kernel has finished (it may still be being written).
+  static const Kokkos::View<long long*, device_type>& fenced(
+      const Kokkos::View<long long*, device_type>& list) {
+    if (list.extent(0) > 0) Kokkos::fence();
+    return list;
+  }
+
   void assemble(const local_matrix_type& local, const local_matrix_type& ghost,
                 const std::vector<long long>& ghost_gids,
                 const Kokkos::View<long long*, device_type>& ghost_gids_device = {},

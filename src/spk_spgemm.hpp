@@ -309,13 +309,8 @@ void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle
   if constexpr (Impl::is_host_space_v<ExecSpace>) {
     // Numeric writes C for the first time: fewer page faults.
     const bool pooled = opt.result_memory == SpgemmResultMemory::Pool;
-    const std::size_t ci_bytes = nnz_c * sizeof(O), va_bytes = nnz_c * sizeof(S);
-    Impl::host_advise_unless_pooled(
-        C.col_idx().data(), ci_bytes,
-        Impl::host_result_pooled<typename CMat::memory_space>(ci_bytes, pooled));
-    Impl::host_advise_unless_pooled(
-        C.values().data(), va_bytes,
-        Impl::host_result_pooled<typename CMat::memory_space>(va_bytes, pooled));
+    Impl::host_advise_result(C.col_idx(), pooled);
+    Impl::host_advise_result(C.values(), pooled);
   }
   plan.row_map_c = row_map;
   mark("symbolic.allocate_c");

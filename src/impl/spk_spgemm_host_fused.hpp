@@ -44,12 +44,8 @@ void allocate_host_entries(const ExecSpace& space, std::uint64_t nnz, bool poole
                            VA& values) {
   col_idx = result_view<CI>(space, "spk::spgemm::C.col_idx", nnz, pooled);
   values = result_view<VA>(space, "spk::spgemm::C.values", nnz, pooled);
-  const std::size_t ci_bytes = nnz * sizeof(typename CI::value_type);
-  const std::size_t va_bytes = nnz * sizeof(typename VA::value_type);
-  host_advise_unless_pooled(col_idx.data(), ci_bytes,
-                            host_result_pooled<typename CI::memory_space>(ci_bytes, pooled));
-  host_advise_unless_pooled(values.data(), va_bytes,
-                            host_result_pooled<typename VA::memory_space>(va_bytes, pooled));
+  host_advise_result(col_idx, pooled);
+  host_advise_result(values, pooled);
 }
 
 // Products counted first and C written in place (no pool) when B's pairs are

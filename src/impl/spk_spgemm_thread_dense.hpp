@@ -189,6 +189,15 @@ inline void host_advise_unless_pooled(const void* p, std::size_t bytes, bool fro
   if (!from_pool) host_advise_huge_pages(p, bytes);
 }
 
+/// Huge-page advice for an array of C made by result_view(…, pooled), unless
+/// it came from the host pool.
+template <class View>
+void host_advise_result(const View& v, bool pooled) {
+  const std::size_t bytes = v.extent(0) * sizeof(typename View::value_type);
+  host_advise_unless_pooled(v.data(), bytes,
+                            host_result_pooled<typename View::memory_space>(bytes, pooled));
+}
+
 template <class T>
 inline void host_insertion_sort(T* a, std::int64_t n) {
   for (std::int64_t i = 1; i < n; ++i) {
