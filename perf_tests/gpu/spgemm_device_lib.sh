@@ -6,6 +6,7 @@
 #   spk_dev_ab OLD BINARY_OLD [ROUNDS]  OLD<r> and new<r> (perf_spgemm) in turn, r = 1..ROUNDS
 #   spk_dev_check [ENV=VALUE ...]      --check on the suite without rmat:18:8
 #   spk_dev_geomeans FILE.json ...     per suite run: geometric mean and lowest of cuSPARSE / spk
+#   spk_dev_logs PREFIX "OPTIONS" "BINARY ..." MATRIX ...   each binary on each matrix, logged
 #   spk_dev_ncu PREFIX REGEX LAUNCHES MATRIX [ENV=VALUE ...]   ncu of matching kernels
 #   spk_dev_finish [TARBALL]           pack the results into the tool's $OUT
 # DIR holds the carried binaries (gzipped or not) and m/, the real matrices.
@@ -90,6 +91,20 @@ spk_dev_ncu() {
       >"$OUT/${prefix}_source.csv" 2>&1
     gzip "$OUT/${prefix}_source.csv"
   fi
+}
+
+# PREFIX_BINARY_MATRIX.log for each MATRIX (a generated name or a file) and
+# each BINARY, with perf_spgemm's OPTIONS (e.g. "--kernels --repeat 10").
+spk_dev_logs() {
+  local prefix=$1 opts=$2 bins=$3 b f n
+  shift 3
+  for f in "$@"; do
+    n=$(basename "$f" .mtx.gz)
+    for b in $bins; do
+      timeout 60 "$D/$b" --space cuda --no-baselines $opts "$f" >"$OUT/${prefix}_${b}_$n.log" 2>&1
+      echo "$b $n rc=$?"
+    done
+  done
 }
 
 spk_dev_geomeans() {

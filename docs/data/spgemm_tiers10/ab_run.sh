@@ -6,15 +6,9 @@
 #   run(kind=nvidia-h100-x1, carry=[".carry/g10"], command="bash docs/data/spgemm_tiers10/ab_run.sh")
 source perf_tests/gpu/spgemm_device_lib.sh
 spk_dev_setup .carry/g10 perf_base perf_spgemm
-for f in $D/m/Maragal_6.mtx.gz $D/m/Oregon-2.mtx.gz $D/m/wiki-Vote.mtx.gz $D/m/delaunay_n16.mtx.gz \
-  poisson2d:1000 random:1000000:1000000:8; do
-  n=$(basename $f .mtx.gz)
-  for b in perf_base perf_spgemm; do
-    timeout 60 $D/$b --space cuda --no-baselines --kernels --repeat 10 $f \
-      >$OUT/kernels_${b}_$n.log 2>&1
-    echo "$b $n rc=$?"
-  done
-done
+spk_dev_logs kernels "--kernels --repeat 10" "perf_base perf_spgemm" $D/m/Maragal_6.mtx.gz \
+  $D/m/Oregon-2.mtx.gz $D/m/wiki-Vote.mtx.gz $D/m/delaunay_n16.mtx.gz poisson2d:1000 \
+  random:1000000:1000000:8
 spk_dev_ab base perf_base ${ROUNDS:-3}
 [ "${CHECK:-1}" = 1 ] && spk_dev_check
 spk_dev_geomeans $OUT/base*.json $OUT/new*.json
