@@ -282,6 +282,31 @@ inline void* cuda_pool_allocate(const Kokkos::Cuda& space, const char* label, st
 }
 #endif
 
+/// A pinned host buffer of the calling thread, at least `bytes` (<= 4 KiB)
+/// long, for a small result that the host waits for: a copy into it is one
+/// DMA on the stream, where one into pageable memory goes through the
+/// driver's staging.  Allocated on the thread's first call and never freed
+/// (4 KiB per thread; cudaFreeHost at exit may find CUDA gone).  A caller
+/// must have fenced its copy before it calls this again on the same thread.
+/// Null without CUDA: host results need no staging.
+inline void* pinned_result_buffer(std::size_t bytes) {
+  constexpr std::size_t capacity = 4096;
+  SPK_REQUIRE(bytes <= capacity, Error, "spk::Impl::pinned_result_buffer: ", bytes,
+              " bytes asked, ", capacity, " at most");
+#if defined(KOKKOS_ENABLE_CUDA)
+  thread_local void* p = nullptr;
+  if (!p) {
+    const cudaError_t e = cudaHostAlloc(&p, capacity, cudaHostAllocDefault);
+    if (e != cudaSuccess) cudaGetLastError();
+    SPK_REQUIRE(e == cudaSuccess, Error, "spk: cudaHostAlloc of ", capacity,
+                " bytes for a result buffer: ", cudaGetErrorString(e));
+  }
+  return p;
+#else
+  return nullptr;
+#endif
+}
+
 /// A block of temporary memory usable by ExecSpace, freed (stream-ordered
 /// on the instance that allocated it) when the last copy goes away.  Work
 /// that uses the block on other instances must be ordered before that

@@ -158,12 +158,14 @@ void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle
     // What grouping the rows needs, made before the analysis waits for its
     // result: after it the device would idle during these allocations.
     const Impl::TempBlock<ExecSpace> perm_mem(space, "spk::spgemm::perm", m * sizeof(O));
-    const Impl::TempView<std::uint32_t, ExecSpace> cursor_mem(space, "spk::spgemm::bin_cursors",
-                                                              bin_of.nb);
-    Kokkos::deep_copy(space, cursor_mem.view, 0u);
+    // The analysis' result and the grouping's cursors: zeroed at once.
+    const Impl::TempBlock<ExecSpace> zeroed(space, "spk::spgemm::analyze_result",
+                                            Impl::spgemm_analyze_bytes + bin_of.nb * 4);
+    Kokkos::deep_copy(space, zeroed.template view<char>(zeroed.bytes()), char(0));
+    const auto cursors = zeroed.template view<std::uint32_t>(bin_of.nb, Impl::spgemm_analyze_bytes);
     const auto stats =
         Impl::spgemm_analyze(space, v, m, k, ncols, opt.validate_inputs && fused_validation,
-                             !b_is_a, bin_of, products, counts);
+                             !b_is_a, bin_of, products, counts, zeroed.data());
     Impl::throw_if_invalid_rows(space, A, B, stats.bad_a, stats.bad_b, "spk::spgemm_symbolic");
     total = stats.products;
     max_row = stats.max_products;
@@ -173,7 +175,7 @@ void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle
     plan.perm = typename Handle::perm_type(perm_mem.template view<O>(m).data(), m);
     plan.perm_owner = perm_mem.owner();
     bins = Impl::spgemm_bin_rows(space, m, bin_of, stats, products, plan.perm, t,
-                                 sizeof(O) + sizeof(S), cursor_mem.view);
+                                 sizeof(O) + sizeof(S), cursors);
     mark("symbolic.bin_rows");
     if (!bins.empty() && bins.back().group == 2) {
       const auto& g = bins.back();

@@ -486,6 +486,87 @@ TEST(TEST_CATEGORY, spgemm_bad_input) {
   }
 }
 
+TEST(TEST_CATEGORY, spgemm_analyze_long_rows) {
+  // BinnedHash's analysis gives a row a thread, but shares the entries of
+  // rows longer than a bound (64 by default) out among its team's threads.
+  // Rows of 0-59 entries and two of 1500, with the bound at its default, at
+  // 2 (most rows shared), 0 (all) and 2^30 (none): products per row, the bin
+  // histogram, the totals and the first invalid row of A and of B must not
+  // depend on who counted.
+  std::vector<std::vector<std::pair<int, double>>> rows(700);
+  for (int i = 0; i < 700; ++i) {
+    const int len = (i == 5 || i == 300) ? 1500 : (i * 37) % 60;
+    for (int q = 0; q < len; ++q) rows[i].emplace_back((q * 97 + i) % 1500, 1.0);
+    std::sort(rows[i].begin(), rows[i].end());
+    rows[i].erase(std::unique(rows[i].begin(), rows[i].end(),
+                              [](auto& a, auto& b) { return a.first == b.first; }),
+                  rows[i].end());
+  }
+  const auto A0 = spk::reference::csr_from_rows<double, int, int>(700, 1500, rows);
+  const auto B0 = random_csr(1500, 200, 3, 61, {2, 3}, {40});
+  const spk::Impl::SpgemmBinOf bin_of{200, 7, 4, 0};  // tables up to 2^7: long rows too
+  for (const int bad : {0, 1, 2}) {                   // none, two bad entries of A, one of B
+    auto A_h = spk::clone(spk::HostDevice(), A0);
+    auto B_h = spk::clone(spk::HostDevice(), B0);
+    if (bad == 1) {
+      A_h.col_idx()(A_h.row_map()(300) + 700) = -1;  // a team row
+      A_h.col_idx()(A_h.row_map()(650) + 1) = 1500;
+    }
+    if (bad == 2) B_h.col_idx()(B_h.row_map()(40) + 150) = 200;  // B's dense row
+    // The expected statistics, row by row.
+    std::vector<std::uint64_t> p(700, 0);
+    spk::Impl::SpgemmRowStats want;
+    for (int i = 0; i < 700; ++i) {
+      bool ok = true;
+      for (int q = A_h.row_map()(i); q < A_h.row_map()(i + 1); ++q) {
+        const int c = A_h.col_idx()(q);
+        ok = ok && c >= 0 && c < 1500;
+        if (ok) p[i] += B_h.row_map()(c + 1) - B_h.row_map()(c);
+      }
+      if (!ok) {
+        p[i] = 0;
+        want.bad_a = std::min<std::int64_t>(want.bad_a, i);
+        continue;
+      }
+      want.products += p[i];
+      want.max_products = std::max(want.max_products, p[i]);
+      const int b = bin_of(p[i]);
+      if (b >= 0) ++want.bins[b];
+      if (b == bin_of.nb - 1) want.long_products += p[i];
+    }
+    if (bad == 2) want.bad_b = 40;
+    ASSERT_GT(want.long_products, 0u);
+    auto A = spk::create_mirror_view_and_copy(ExecSpace(), A_h);
+    auto B = spk::create_mirror_view_and_copy(ExecSpace(), B_h);
+    spk::CsrMatrix<double, int, int, ExecSpace> none;
+    const auto v = spk::Impl::spgemm_views<ExecSpace>(A, B, none);
+    for (const int team_row : {spk::Impl::spgemm_analyze_team_row, 2, 0, 1 << 30}) {
+      SCOPED_TRACE("bad " + std::to_string(bad) + ", shared above " + std::to_string(team_row) +
+                   " entries");
+      Kokkos::View<std::uint64_t*, ExecSpace> products("products", 700), counts("counts", 701);
+      Kokkos::deep_copy(products, 12345u);
+      Kokkos::deep_copy(counts, 777u);
+      Kokkos::View<char*, ExecSpace> zeroed("zeroed", spk::Impl::spgemm_analyze_bytes);
+      const auto got = spk::Impl::spgemm_analyze(ExecSpace(), v, 700, 1500, 200, true, true, bin_of,
+                                                 products, counts, zeroed.data(), team_row);
+      EXPECT_EQ(got.products, want.products);
+      EXPECT_EQ(got.max_products, want.max_products);
+      EXPECT_EQ(got.long_products, want.long_products);
+      EXPECT_EQ(got.bad_a, want.bad_a);
+      EXPECT_EQ(got.bad_b, want.bad_b);
+      for (int b = 0; b < spk::Impl::spgemm_max_bins; ++b) EXPECT_EQ(got.bins[b], want.bins[b]);
+      auto p_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), products);
+      auto c_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts);
+      int wrong = 0;
+      for (int i = 0; i < 700; ++i) {
+        wrong += p_h(i) != p[i];
+        wrong += (p[i] == 0) != (c_h(i + 1) == 0);  // counts(i + 1) zeroed for rows without any
+      }
+      EXPECT_EQ(wrong, 0);
+    }
+  }
+}
+
 TEST(TEST_CATEGORY, spgemm_offset_overflow) {
   using Short = spk::CsrMatrix<double, int, short, spk::HostDevice>;
   // nnz(C) = 40000 > 32767 with 16-bit offsets: refused before C exists.

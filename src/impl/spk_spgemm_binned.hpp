@@ -18,12 +18,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <impl/spk_atomic.hpp>
 #include <impl/spk_launch.hpp>
 #include <impl/spk_spgemm_common.hpp>
 #include <impl/spk_spgemm_warp_sort.hpp>
 #include <spk_error.hpp>
 #include <spk_memory_pool.hpp>
 #include <spk_spgemm_handle.hpp>
+#include <utility>
 #include <vector>
 
 namespace spk::Impl {
@@ -190,9 +192,8 @@ struct SpgemmBinOf {
   }
 };
 
-/// What the analysis reduction gathers.  The operator+= overloads are the
-/// reduction's join (sums, a max and two mins); the volatile one is what
-/// Kokkos 3.x calls, the other what Kokkos 4.x calls.
+/// What the analysis gathers.  Its 64-bit words, in this order, are the
+/// words the analysis kernel adds to on the device (SpgemmAnalyze).
 struct SpgemmRowStats {
   std::uint64_t bins[spgemm_max_bins];
   std::uint64_t products, max_products, long_products;  // long: rows of the last bin
@@ -201,83 +202,326 @@ struct SpgemmRowStats {
     for (int b = 0; b < spgemm_max_bins; ++b) bins[b] = 0;
     bad_a = bad_b = INT64_MAX;
   }
-  KOKKOS_INLINE_FUNCTION void operator+=(const SpgemmRowStats& o) {
-    for (int b = 0; b < spgemm_max_bins; ++b) bins[b] += o.bins[b];
-    products += o.products;
-    long_products += o.long_products;
-    if (o.max_products > max_products) max_products = o.max_products;
-    if (o.bad_a < bad_a) bad_a = o.bad_a;
-    if (o.bad_b < bad_b) bad_b = o.bad_b;
+};
+
+/// Products and invalid entries of (part of) one row.
+struct SpgemmRowCount {
+  std::uint64_t products = 0, bad = 0;
+};
+
+/// Rows of the analysis longer than this (entries of A's or B's row) are not
+/// walked by one thread: a team shares out their entries evenly.  One thread
+/// per row (a RangePolicy) left Maragal_6's 5,941-entry row to a single
+/// thread: 0.87 ms of a 4.3 ms product on the H100.
+constexpr int spgemm_analyze_team_row = 64;
+
+/// The analysis' result on the device: SpgemmRowStats' words, each on its
+/// own 128-byte line (see SpgemmAnalyze).
+constexpr int spgemm_analyze_words = sizeof(SpgemmRowStats) / sizeof(std::uint64_t);
+constexpr int spgemm_analyze_stride = 16;
+constexpr std::size_t spgemm_analyze_bytes =
+    spgemm_analyze_words * spgemm_analyze_stride * sizeof(unsigned long long);
+static_assert(sizeof(SpgemmRowStats) % sizeof(std::uint64_t) == 0);
+
+/// BinnedHash's analysis kernel (spgemm_analyze): a team per block of rows
+/// adds its rows' statistics to the result with one atomic per word.
+/// (Kokkos' CUDA team reductions were slow here: a struct value ends with one
+/// warp reading every team's value back, 0.7 ms for the 3,906 teams of a
+/// million rows; an array value runs on at most team-size blocks, a third of
+/// the H100 with teams of 256, and 512 exceed its shared memory.  Per-team
+/// slots summed by a second reduction cost small products its fixed ~23 us,
+/// and summed by the last team to finish, 0.24 ms of one warp's loads.)
+template <class ExecSpace, class V, class Products, class Counts>
+struct SpgemmAnalyze {
+  // At most 64 registers: four teams of 256 threads per SM (72 held it to three).
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<256, 4>>;
+  using Member = typename Policy::member_type;
+
+  decltype(std::declval<V>().arm) arm, brm;
+  decltype(std::declval<V>().aci) aci, bci;
+  Products products;
+  Counts counts;
+  SpgemmBinOf bin_of;
+  std::int64_t m, k, range, nnz_a, nnz_b;
+  std::uint64_t ncols;
+  unsigned long long* result;  // SpgemmRowStats' words, see the end of operator()
+  bool validate;
+  int block, team_row;
+
+  /// Scratch: listed rows' entry offsets (block + 1) and product sums
+  /// (block), the first invalid rows (2); listed rows (block), their invalid
+  /// entries (block), the bin histogram, the count.
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int block) {
+    return 8 * (2 * std::size_t(block) + 3) + 4 * (2 * std::size_t(block) + spgemm_max_bins + 1);
   }
-  KOKKOS_INLINE_FUNCTION void operator+=(const volatile SpgemmRowStats& o) volatile {
-    for (int b = 0; b < spgemm_max_bins; ++b) bins[b] += o.bins[b];
-    products += o.products;
-    long_products += o.long_products;
-    if (o.max_products > max_products) max_products = o.max_products;
-    if (o.bad_a < bad_a) bad_a = o.bad_a;
-    if (o.bad_b < bad_b) bad_b = o.bad_b;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& member) const {
+    auto* start =
+        static_cast<std::int64_t*>(member.team_scratch(0).get_shmem(scratch_bytes(block)));
+    auto* sum = reinterpret_cast<unsigned long long*>(start + block + 1);
+    auto* first_bad = reinterpret_cast<std::int64_t*>(sum + block);  // of A, of B
+    auto* listed = reinterpret_cast<std::int32_t*>(first_bad + 2);
+    auto* bad = reinterpret_cast<std::uint32_t*>(listed + block);
+    auto* hist = bad + block;
+    auto* n_listed = reinterpret_cast<std::int32_t*>(hist + spgemm_max_bins);
+    // This thread's sums; the histogram and the first invalid rows in scratch.
+    std::uint64_t total_products = 0, max_products = 0, long_products = 0;
+    // Validation of entries [b, e) of row r and their products (rows of B
+    // have none).  A's four at a time: a thread's row is otherwise a chain of
+    // dependent loads (column, then B's row length), one after the other.
+    auto entries = [&](std::int64_t r, std::int64_t b, std::int64_t e, SpgemmRowCount& x) {
+      if (r >= m) {
+        for (std::int64_t kk = b; kk < e; ++kk) {
+          const std::int64_t c = static_cast<std::int64_t>(bci(kk));
+          if (c < 0 || static_cast<std::uint64_t>(c) >= ncols) ++x.bad;
+        }
+        return;
+      }
+      auto one = [&](std::int64_t c) {
+        if (validate && (c < 0 || c >= k))
+          ++x.bad;
+        else
+          x.products += static_cast<std::uint64_t>(brm(c + 1) - brm(c));
+      };
+      std::int64_t kk = b;
+      for (; kk + 4 <= e; kk += 4) {
+        std::int64_t c[4];
+        for (int u = 0; u < 4; ++u) c[u] = static_cast<std::int64_t>(aci(kk + u));
+        bool ok = true;
+        if (validate)
+          for (int u = 0; u < 4; ++u) ok = ok && c[u] >= 0 && c[u] < k;
+        if (ok) {
+          std::uint64_t p = 0;
+          for (int u = 0; u < 4; ++u) p += static_cast<std::uint64_t>(brm(c[u] + 1) - brm(c[u]));
+          x.products += p;
+        } else {
+          for (int u = 0; u < 4; ++u) one(c[u]);
+        }
+      }
+      for (; kk < e; ++kk) one(static_cast<std::int64_t>(aci(kk)));
+    };
+    // What a row adds to the statistics once it is counted.
+    auto record = [&](std::int64_t r, const SpgemmRowCount& x) {
+      if (r >= m) {
+        if (x.bad) Kokkos::atomic_fetch_min(&first_bad[1], r - m);
+        return;
+      }
+      if (x.bad) {
+        Kokkos::atomic_fetch_min(&first_bad[0], r);
+        products(r) = 0;
+        counts(r + 1) = 0;
+        return;
+      }
+      const std::uint64_t p = x.products;
+      products(r) = p;
+      if (p == 0) counts(r + 1) = 0;  // rows in no bin: nothing else writes theirs
+      total_products += p;
+      if (p > max_products) max_products = p;
+      const int bin = bin_of(p);
+      if (bin >= 0) Kokkos::atomic_add(&hist[bin], 1u);
+      if (bin == bin_of.nb - 1) long_products += p;
+    };
+    // Row r's first entry, and (when asked) whether its pointers are valid.
+    auto row_begin = [&](std::int64_t r, std::int64_t* end, bool* ok) {
+      std::int64_t b, e;
+      if (r < m) {
+        b = static_cast<std::int64_t>(arm(r));
+        if (end) {
+          e = static_cast<std::int64_t>(arm(r + 1));
+          *ok = !validate ||
+                (b >= 0 && b <= e && e <= nnz_a && (r > 0 || b == 0) && (r < m - 1 || e == nnz_a));
+        }
+      } else {
+        const std::int64_t row = r - m;
+        b = static_cast<std::int64_t>(brm(row));
+        if (end) {
+          e = static_cast<std::int64_t>(brm(row + 1));
+          *ok =
+              b >= 0 && b <= e && e <= nnz_b && (row > 0 || b == 0) && (row < k - 1 || e == nnz_b);
+        }
+      }
+      if (end) *end = e;
+      return b;
+    };
+    Kokkos::single(Kokkos::PerTeam(member), [&]() {
+      *n_listed = 0;
+      first_bad[0] = first_bad[1] = INT64_MAX;
+    });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, spgemm_max_bins),
+                         [&](const int b) { hist[b] = 0; });
+    member.team_barrier();
+    const std::int64_t r0 = static_cast<std::int64_t>(member.league_rank()) * block;
+    const int rows = static_cast<int>(range - r0 < block ? range - r0 : block);
+    // Each thread a row; longer ones listed with their lengths.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, rows), [&](const int j) {
+      const std::int64_t r = r0 + j;
+      std::int64_t e;
+      bool ok;
+      const std::int64_t b = row_begin(r, &e, &ok);
+      SpgemmRowCount x;
+      if (!ok) {
+        x.bad = 1;
+      } else if (e - b > team_row) {
+        const int i = Kokkos::atomic_fetch_add(n_listed, 1);
+        listed[i] = j;
+        start[i] = e - b;
+        return;
+      } else {
+        entries(r, b, e, x);
+      }
+      record(r, x);
+    });
+    member.team_barrier();
+    const int n = *n_listed;
+    if (n > 0) {
+      // Lengths to offsets (start[n]: all listed entries); sums zeroed.
+      Kokkos::parallel_scan(Kokkos::TeamThreadRange(member, n),
+                            [&](const int i, std::int64_t& run, const bool final) {
+                              const std::int64_t len = start[i];
+                              if (final) {
+                                start[i] = run;
+                                sum[i] = 0;
+                                bad[i] = 0;
+                                if (i == n - 1) start[n] = run + len;
+                              }
+                              run += len;
+                            });
+      member.team_barrier();
+      // Thread t takes entries [lo, hi) of the listed rows, row by row.
+      const std::int64_t all = start[n];
+      const int nt = member.team_size(), t = member.team_rank();
+      const std::int64_t lo = all / nt * t + (all % nt) * t / nt;
+      const std::int64_t hi = all / nt * (t + 1) + (all % nt) * (t + 1) / nt;
+      if (lo < hi) {
+        int i = 0, top = n;  // the listed row holding lo: start[i] <= lo < start[i + 1]
+        while (top - i > 1) {
+          const int mid = (i + top) / 2;
+          if (start[mid] <= lo)
+            i = mid;
+          else
+            top = mid;
+        }
+        for (std::int64_t q = lo; q < hi; ++i) {
+          const std::int64_t r = r0 + listed[i];
+          const std::int64_t until = start[i + 1] < hi ? start[i + 1] : hi;
+          const std::int64_t b = row_begin(r, nullptr, nullptr) + (q - start[i]);
+          SpgemmRowCount x;
+          entries(r, b, b + (until - q), x);
+          if (x.products) Kokkos::atomic_add(&sum[i], static_cast<unsigned long long>(x.products));
+          if (x.bad) Kokkos::atomic_add(&bad[i], static_cast<std::uint32_t>(x.bad));
+          q = until;
+        }
+      }
+      member.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, n), [&](const int i) {
+        SpgemmRowCount x;
+        x.products = sum[i];
+        x.bad = bad[i];
+        record(r0 + listed[i], x);
+      });
+    }
+    member.team_reduce(Kokkos::Sum<std::uint64_t>(total_products));
+    member.team_reduce(Kokkos::Sum<std::uint64_t>(long_products));
+    member.team_reduce(Kokkos::Max<std::uint64_t>(max_products));
+    member.team_barrier();  // the histogram and the invalid rows are complete
+    // The team's statistics into the result's words (all zero before the
+    // launch; a first invalid row r is kept as INT64_MAX - r, so that its min
+    // is a max), a thread per word (one thread doing them all made the teams'
+    // tails a chain of atomics), each word on its own 128-byte line: atomics
+    // on different words go to different L2 slices.  team_reduce gave every
+    // thread the team's sums.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, spgemm_analyze_words), [&](const int w) {
+      constexpr int nb = spgemm_max_bins;
+      const int bad_of = w - (nb + 3);  // 0: A, 1: B
+      const unsigned long long x =
+          w < nb        ? hist[w]
+          : w == nb     ? total_products
+          : w == nb + 1 ? max_products
+          : w == nb + 2 ? long_products
+          : first_bad[bad_of] != INT64_MAX
+              ? static_cast<unsigned long long>(INT64_MAX - first_bad[bad_of])
+              : 0;
+      if (x == 0) return;
+      if (w == nb + 1 || bad_of >= 0)
+        atomic_max_counter(result + w * spgemm_analyze_stride, x);
+      else
+        atomic_add_counter(result + w * spgemm_analyze_stride, x);
+    });
   }
 };
 
 /// One pass over A's rows (and B's when validating): products per row into
 /// `products` (and a zero count for rows without products), rows per bin, total and largest row,
 /// and the first row of A and of B whose pointers or columns are invalid.  One synchronisation.
+/// Rows of A and B are numbered [0, m) and [m, m + k).  A team takes a block
+/// of rows, a thread each; rows of more than `team_row` entries are listed,
+/// and the team then splits the listed rows' entries evenly among its threads
+/// (sums per row in scratch).
+/// `zeroed`: spgemm_analyze_bytes of ExecSpace's memory, set to zero (the caller
+/// zeroes it with its own temporaries: one memset fewer).
 template <class ExecSpace, class V, class Products, class Counts>
 SpgemmRowStats spgemm_analyze(const ExecSpace& space, const V& v, std::int64_t m, std::int64_t k,
                               std::uint64_t ncols, bool validate, bool validate_b,
                               const SpgemmBinOf& bin_of, const Products& products,
-                              const Counts& counts) {
+                              const Counts& counts, void* zeroed,
+                              int team_row = spgemm_analyze_team_row) {
   SpgemmRowStats stats;
   const std::int64_t range = validate && validate_b ? m + k : m;
   if (range == 0) return stats;
-  const std::int64_t nnz_a = static_cast<std::int64_t>(v.aci.extent(0));
-  const std::int64_t nnz_b = static_cast<std::int64_t>(v.bci.extent(0));
-  Kokkos::parallel_reduce(
-      "spk::spgemm::analyze", Kokkos::RangePolicy<ExecSpace>(space, 0, range),
-      KOKKOS_LAMBDA(const std::int64_t r, SpgemmRowStats& s) {
-        if (r < m) {
-          const std::int64_t b = static_cast<std::int64_t>(v.arm(r));
-          const std::int64_t e = static_cast<std::int64_t>(v.arm(r + 1));
-          bool ok = true;
-          if (validate) {
-            ok = b >= 0 && b <= e && e <= nnz_a && (r > 0 || b == 0) && (r < m - 1 || e == nnz_a);
-            for (std::int64_t ka = ok ? b : 0; ok && ka < e; ++ka) {
-              const std::int64_t c = static_cast<std::int64_t>(v.aci(ka));
-              ok = c >= 0 && c < k;
-            }
-            if (!ok) {
-              if (r < s.bad_a) s.bad_a = r;
-              products(r) = 0;
-              counts(r + 1) = 0;
-              return;
-            }
-          }
-          std::uint64_t p = 0;
-          for (std::int64_t ka = b; ka < e; ++ka) {
-            const auto c = v.aci(ka);
-            p += static_cast<std::uint64_t>(v.brm(c + 1) - v.brm(c));
-          }
-          products(r) = p;
-          if (p == 0) counts(r + 1) = 0;  // rows in no bin: nothing else writes theirs
-          s.products += p;
-          if (p > s.max_products) s.max_products = p;
-          const int bin = bin_of(p);
-          if (bin >= 0) s.bins[bin] += 1;
-          if (bin == bin_of.nb - 1) s.long_products += p;
-        } else {
-          const std::int64_t row = r - m;
-          const std::int64_t b = static_cast<std::int64_t>(v.brm(row));
-          const std::int64_t e = static_cast<std::int64_t>(v.brm(row + 1));
-          bool ok =
-              b >= 0 && b <= e && e <= nnz_b && (row > 0 || b == 0) && (row < k - 1 || e == nnz_b);
-          for (std::int64_t kb = ok ? b : 0; ok && kb < e; ++kb) {
-            const std::int64_t c = static_cast<std::int64_t>(v.bci(kb));
-            ok = c >= 0 && static_cast<std::uint64_t>(c) < ncols;
-          }
-          if (!ok && row < s.bad_b) s.bad_b = row;
-        }
-      },
-      stats);
+  constexpr bool host = is_host_space_v<ExecSpace>;
+  // Device: 256 threads, a row each.  Host: 512 rows shared by two threads
+  // where there are two (so that the host backends test the sharing too).
+  const int threads = host ? std::min(2, concurrency(space)) : 256;
+  const int block = host ? 512 : threads;  // rows per team
+  const std::int64_t league = (range + block - 1) / block;
+  SPK_REQUIRE(league <= INT32_MAX, Overflow, "spk::spgemm: ", range,
+              " rows are too many for the analysis' teams");
+  using Functor = SpgemmAnalyze<ExecSpace, V, Products, Counts>;
+  constexpr int n = spgemm_analyze_bytes / sizeof(unsigned long long);
+  const Kokkos::View<unsigned long long*, device_t<ExecSpace>> result(
+      static_cast<unsigned long long*>(zeroed), n);
+  Functor f;
+  f.arm = v.arm;
+  f.brm = v.brm;
+  f.aci = v.aci;
+  f.bci = v.bci;
+  f.products = products;
+  f.counts = counts;
+  f.result = result.data();
+  f.bin_of = bin_of;
+  f.m = m;
+  f.k = k;
+  f.range = range;
+  f.nnz_a = static_cast<std::int64_t>(v.aci.extent(0));
+  f.nnz_b = static_cast<std::int64_t>(v.bci.extent(0));
+  f.ncols = ncols;
+  f.validate = validate;
+  f.block = block;
+  f.team_row = team_row;
+  Kokkos::parallel_for("spk::spgemm::analyze",
+                       typename Functor::Policy(space, static_cast<int>(league), threads, 1)
+                           .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(block))),
+                       f);
+  // Into pinned memory on CUDA (one DMA); host spaces' result is read as is.
+  unsigned long long w[spgemm_analyze_words];
+  const unsigned long long* padded = result.data();
+  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                            typename ExecSpace::memory_space>::accessible) {
+    auto* pinned = static_cast<unsigned long long*>(pinned_result_buffer(spgemm_analyze_bytes));
+    Kokkos::deep_copy(
+        space,
+        Kokkos::View<unsigned long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(pinned, n),
+        result);
+    padded = pinned;
+  }
+  space.fence();
+  for (int i = 0; i < spgemm_analyze_words; ++i) w[i] = padded[i * spgemm_analyze_stride];
+  for (int b = 0; b < spgemm_max_bins; ++b) stats.bins[b] = w[b];
+  stats.products = w[spgemm_max_bins];
+  stats.max_products = w[spgemm_max_bins + 1];
+  stats.long_products = w[spgemm_max_bins + 2];
+  stats.bad_a = INT64_MAX - static_cast<std::int64_t>(w[spgemm_max_bins + 3]);
+  stats.bad_b = INT64_MAX - static_cast<std::int64_t>(w[spgemm_max_bins + 4]);
   return stats;
 }
 
