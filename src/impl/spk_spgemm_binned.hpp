@@ -441,11 +441,8 @@ struct SpgemmAnalyze {
           : first_bad[bad_of] != INT64_MAX
               ? static_cast<unsigned long long>(INT64_MAX - first_bad[bad_of])
               : 0;
-      if (x == 0) return;
-      if (w == nb + 1 || bad_of >= 0)
-        atomic_max_counter(result + w * spgemm_analyze_stride, x);
-      else
-        atomic_add_counter(result + w * spgemm_analyze_stride, x);
+      if (x)
+        atomic_update_counter(result + w * spgemm_analyze_stride, x, w == nb + 1 || bad_of >= 0);
     });
   }
 };
