@@ -286,9 +286,10 @@ inline void* cuda_pool_allocate(const Kokkos::Cuda& space, const char* label, st
 /// long, for a small result that the host waits for: a copy into it is one
 /// DMA on the stream, where one into pageable memory goes through the
 /// driver's staging.  Allocated on the thread's first call and never freed
-/// (4 KiB per thread; cudaFreeHost at exit may find CUDA gone).  A caller
+/// (4 KiB per thread; cudaFreeHost at exit may find CUDA gone); portable:
+/// pinned for every device the thread may use.  A caller
 /// must have fenced its copy before it calls this again on the same thread.
-/// Null without CUDA: host results need no staging.
+/// Null without CUDA: the caller copies into its own host memory.
 inline void* pinned_result_buffer(std::size_t bytes) {
   constexpr std::size_t capacity = 4096;
   SPK_REQUIRE(bytes <= capacity, Error, "spk::Impl::pinned_result_buffer: ", bytes,
@@ -296,7 +297,7 @@ inline void* pinned_result_buffer(std::size_t bytes) {
 #if defined(KOKKOS_ENABLE_CUDA)
   thread_local void* p = nullptr;
   if (!p) {
-    const cudaError_t e = cudaHostAlloc(&p, capacity, cudaHostAllocDefault);
+    const cudaError_t e = cudaHostAlloc(&p, capacity, cudaHostAllocPortable);
     if (e != cudaSuccess) cudaGetLastError();
     SPK_REQUIRE(e == cudaSuccess, Error, "spk: cudaHostAlloc of ", capacity,
                 " bytes for a result buffer: ", cudaGetErrorString(e));

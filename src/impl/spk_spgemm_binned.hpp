@@ -500,11 +500,12 @@ SpgemmRowStats spgemm_analyze(const ExecSpace& space, const V& v, std::int64_t m
                            .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(block))),
                        f);
   // Into pinned memory on CUDA (one DMA); host spaces' result is read as is.
-  unsigned long long w[spgemm_analyze_words];
+  unsigned long long w[spgemm_analyze_words], staged[n];
   const unsigned long long* padded = result.data();
   if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                             typename ExecSpace::memory_space>::accessible) {
     auto* pinned = static_cast<unsigned long long*>(pinned_result_buffer(spgemm_analyze_bytes));
+    if (!pinned) pinned = staged;
     Kokkos::deep_copy(
         space,
         Kokkos::View<unsigned long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(pinned, n),
