@@ -492,7 +492,14 @@ TEST(TEST_CATEGORY, spgemm_analyze_long_rows) {
   // Rows of 0-59 entries and two of 1500, with the bound at its default, at
   // 2 (most rows shared), 0 (all) and 2^30 (none): products per row, the bin
   // histogram, the totals and the first invalid row of A and of B must not
-  // depend on who counted.
+  // depend on who counted, nor on how many rows each thread takes.
+  // On the device, 4 rows per thread once they fill a wave of teams (4 of
+  // 256 threads per SM; 132 SMs: 540,672 rows), 2 above half that, else 1.
+  EXPECT_EQ(spk::Impl::spgemm_analyze_rows_per_thread(21255, 256, 132 * 2048), 1);
+  EXPECT_EQ(spk::Impl::spgemm_analyze_rows_per_thread(270336, 256, 132 * 2048), 2);
+  EXPECT_EQ(spk::Impl::spgemm_analyze_rows_per_thread(540671, 256, 132 * 2048), 2);
+  EXPECT_EQ(spk::Impl::spgemm_analyze_rows_per_thread(540672, 256, 132 * 2048), 4);
+  EXPECT_EQ(spk::Impl::spgemm_analyze_rows_per_thread(1 << 30, 256, 32), 4);
   std::vector<std::vector<std::pair<int, double>>> rows(700);
   for (int i = 0; i < 700; ++i) {
     const int len = (i == 5 || i == 300) ? 1500 : (i * 37) % 60;
@@ -540,30 +547,32 @@ TEST(TEST_CATEGORY, spgemm_analyze_long_rows) {
     auto B = spk::create_mirror_view_and_copy(ExecSpace(), B_h);
     spk::CsrMatrix<double, int, int, ExecSpace> none;
     const auto v = spk::Impl::spgemm_views<ExecSpace>(A, B, none);
-    for (const int team_row : {spk::Impl::spgemm_analyze_team_row, 2, 0, 1 << 30}) {
-      SCOPED_TRACE("bad " + std::to_string(bad) + ", shared above " + std::to_string(team_row) +
-                   " entries");
-      Kokkos::View<std::uint64_t*, ExecSpace> products("products", 700), counts("counts", 701);
-      Kokkos::deep_copy(products, 12345u);
-      Kokkos::deep_copy(counts, 777u);
-      Kokkos::View<char*, ExecSpace> zeroed("zeroed", spk::Impl::spgemm_analyze_bytes);
-      const auto got = spk::Impl::spgemm_analyze(ExecSpace(), v, 700, 1500, 200, true, true, bin_of,
-                                                 products, counts, zeroed.data(), team_row);
-      EXPECT_EQ(got.products, want.products);
-      EXPECT_EQ(got.max_products, want.max_products);
-      EXPECT_EQ(got.long_products, want.long_products);
-      EXPECT_EQ(got.bad_a, want.bad_a);
-      EXPECT_EQ(got.bad_b, want.bad_b);
-      for (int b = 0; b < spk::Impl::spgemm_max_bins; ++b) EXPECT_EQ(got.bins[b], want.bins[b]);
-      auto p_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), products);
-      auto c_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts);
-      int wrong = 0;
-      for (int i = 0; i < 700; ++i) {
-        wrong += p_h(i) != p[i];
-        wrong += (p[i] == 0) != (c_h(i + 1) == 0);  // counts(i + 1) zeroed for rows without any
+    for (const int team_row : {spk::Impl::spgemm_analyze_team_row, 2, 0, 1 << 30})
+      for (const int rows_per_thread : {0, 1, 4}) {  // 0: chosen by spgemm_analyze
+        SCOPED_TRACE("bad " + std::to_string(bad) + ", shared above " + std::to_string(team_row) +
+                     " entries, " + std::to_string(rows_per_thread) + " rows per thread");
+        Kokkos::View<std::uint64_t*, ExecSpace> products("products", 700), counts("counts", 701);
+        Kokkos::deep_copy(products, 12345u);
+        Kokkos::deep_copy(counts, 777u);
+        Kokkos::View<char*, ExecSpace> zeroed("zeroed", spk::Impl::spgemm_analyze_bytes);
+        const auto got =
+            spk::Impl::spgemm_analyze(ExecSpace(), v, 700, 1500, 200, true, true, bin_of, products,
+                                      counts, zeroed.data(), team_row, rows_per_thread);
+        EXPECT_EQ(got.products, want.products);
+        EXPECT_EQ(got.max_products, want.max_products);
+        EXPECT_EQ(got.long_products, want.long_products);
+        EXPECT_EQ(got.bad_a, want.bad_a);
+        EXPECT_EQ(got.bad_b, want.bad_b);
+        for (int b = 0; b < spk::Impl::spgemm_max_bins; ++b) EXPECT_EQ(got.bins[b], want.bins[b]);
+        auto p_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), products);
+        auto c_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts);
+        int wrong = 0;
+        for (int i = 0; i < 700; ++i) {
+          wrong += p_h(i) != p[i];
+          wrong += (p[i] == 0) != (c_h(i + 1) == 0);  // counts(i + 1) zeroed for rows without any
+        }
+        EXPECT_EQ(wrong, 0);
       }
-      EXPECT_EQ(wrong, 0);
-    }
   }
 }
 
