@@ -198,9 +198,18 @@ void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle
           sizeof(long long) * g.team_size + Balanced::scratch_bytes(Balanced::default_capacity);
       std::uint64_t per_slab = 0;
       if (t.bitmap && bitmap_bytes + part_bytes <= t.scratch) {
-        lp.kind = Impl::SpgemmLongRows::Bitmap;
+        // Numeric on a dense value slab of B's width per team when the long
+        // rows cover much of it (their sums hit most of the slab's sectors:
+        // Maragal_6, wiki-Vote, PGPgiantcompo), else at the columns' ranks
+        // in C's row (rmat:18:8's sparse rows missed L2 on nearly every
+        // product of its 2.2 GB of slabs).  Coverage: products per long row
+        // against B's width, at least the distinct columns' share.
+        const std::uint64_t nlong = static_cast<std::uint64_t>(g.end - g.begin);
+        const bool sparse_rows = stats.long_products < nlong * (ncols / 2);
+        lp.kind = sparse_rows ? Impl::SpgemmLongRows::BitmapRanks : Impl::SpgemmLongRows::Bitmap;
         lp.slab_capacity = ncols;
-        per_slab = ncols * sizeof(S);
+        // BitmapRanks' numeric needs a 32-bit rank per bitmap word.
+        per_slab = sparse_rows ? bitmap_bytes : ncols * sizeof(S);
       } else {
         // The long rows hold the largest row, so it bounds their tables.
         const std::uint64_t max_u = std::min(stats.max_products, ncols);

@@ -80,6 +80,7 @@ struct SpgemmBin {
 enum class SpgemmLongRows {
   None,         ///< there are none
   Bitmap,       ///< bitmap of B's columns in team scratch (+ dense value slab)
+  BitmapRanks,  ///< the same bitmap; numeric adds at each column's rank in C's row
   DenseMarker,  ///< dense slab indexed by column, a marker per column
   Hash          ///< hash table on a global-memory slab
 };

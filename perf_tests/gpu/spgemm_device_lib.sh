@@ -9,6 +9,8 @@
 #   spk_dev_logs PREFIX "OPTIONS" "BINARY ..." MATRIX ...   each binary on each matrix, logged
 #   spk_dev_ncu PREFIX REGEX LAUNCHES MATRIX [ENV=VALUE ...]   ncu of matching kernels
 #   spk_dev_finish [TARBALL]           pack the results into the tool's $OUT
+#   spk_dev_ab_call DIR MATRIX ...     one A/B call: DIR's perf_base against perf_spgemm
+#                                      (unit tests, ROUNDS rounds, --check, kernels on MATRIX ...)
 # DIR holds the carried binaries (gzipped or not) and m/, the real matrices.
 # NCU_SECTIONS and NCU_SOURCE=0|1 (default 1: also the SASS source counters)
 # change what spk_dev_ncu records; CHECK_TIMEOUT (default 150 s) bounds the check.
@@ -124,4 +126,20 @@ PY
 
 spk_dev_finish() {
   (cd "$OUT" && tar czf "$FINAL/${1:-run.tgz}" . && ls -la "$OUT")
+}
+
+# A whole A/B call: the CUDA unit tests of DIR's spk_unit_tests, ROUNDS
+# (default 3) suite rounds of perf_base and perf_spgemm in turn, --check,
+# fenced per-kernel times of both on each MATRIX, the geometric means against
+# cuSPARSE, all packed into ab.tgz.
+spk_dev_ab_call() {
+  local dir=$1
+  shift
+  spk_dev_setup "$dir" perf_base perf_spgemm spk_unit_tests
+  spk_dev_unit_tests 300 unit_tests_cuda.txt
+  spk_dev_ab base perf_base ${ROUNDS:-3}
+  spk_dev_check
+  spk_dev_logs kernels "--kernels --repeat 10" "perf_base perf_spgemm" "$@"
+  spk_dev_geomeans $OUT/base*.json $OUT/new*.json
+  spk_dev_finish ab.tgz
 }

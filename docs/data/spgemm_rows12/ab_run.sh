@@ -8,11 +8,5 @@
 # but G3_circuit (carry limit) in .carry/r12b.
 #   run(kind=nvidia-h100-x1, carry=[".carry/r12b"], command="bash docs/data/spgemm_rows12/ab_run.sh")
 source perf_tests/gpu/spgemm_device_lib.sh
-spk_dev_setup .carry/r12b perf_base perf_spgemm spk_unit_tests
-spk_dev_unit_tests 300 unit_tests_cuda.txt
-spk_dev_ab base perf_base ${ROUNDS:-3}
-spk_dev_check
-spk_dev_logs kernels "--kernels --repeat 10" "perf_base perf_spgemm" poisson2d:1000 \
-  poisson3d:100 random:1000000:1000000:8 $D/m/Maragal_6.mtx.gz
-spk_dev_geomeans $OUT/base*.json $OUT/new*.json
-spk_dev_finish ab.tgz
+spk_dev_ab_call .carry/r12b poisson2d:1000 poisson3d:100 random:1000000:1000000:8 \
+  .carry/r12b/m/Maragal_6.mtx.gz
