@@ -872,18 +872,28 @@ KOKKOS_INLINE_FUNCTION void spgemm_symbolic_row(const Group& g, const V& v, std:
   g.single([&]() { counts(i + 1) = count; });
 }
 
+/// Sets the bits of row i's columns in a bitmap of B's columns (cleared
+/// first), calling also(ka, kb, column) on each product; ends in a barrier.
+template <class Group, class V, class Also>
+KOKKOS_INLINE_FUNCTION void spgemm_bitmap_mark(const Group& g, const V& v, std::int64_t i,
+                                               std::uint32_t* bits, std::uint32_t words,
+                                               const Also& also) {
+  g.for_each(words, [&](const std::uint32_t w) { bits[w] = 0; });
+  g.barrier();
+  g.for_products(i, v.arm, v.aci, v.brm, [&](const auto ka, const auto kb) {
+    const auto c = static_cast<std::uint64_t>(v.bci(kb));
+    also(ka, kb, c);
+    Kokkos::atomic_or(&bits[c >> 5], std::uint32_t(1) << (c & 31));
+  });
+  g.barrier();
+}
+
 /// Counts the distinct columns of row i on a bitmap of B's columns.
 template <class Group, class V, class Counts>
 KOKKOS_INLINE_FUNCTION void spgemm_symbolic_bitmap_row(const Group& g, const V& v, std::int64_t i,
                                                        std::uint32_t* bits, std::uint32_t words,
                                                        const Counts& counts) {
-  g.for_each(words, [&](const std::uint32_t w) { bits[w] = 0; });
-  g.barrier();
-  g.for_products(i, v.arm, v.aci, v.brm, [&](const auto, const auto kb) {
-    const auto c = static_cast<std::uint64_t>(v.bci(kb));
-    Kokkos::atomic_or(&bits[c >> 5], std::uint32_t(1) << (c & 31));
-  });
-  g.barrier();
+  spgemm_bitmap_mark(g, v, i, bits, words, [](const auto, const auto, std::uint64_t) {});
   int count = 0;
   g.reduce_sum(
       words, [&](const std::uint32_t w, int& n) { n += spgemm_popcount(bits[w]); }, count);
@@ -1196,6 +1206,41 @@ KOKKOS_INLINE_FUNCTION void spgemm_bitmap_extract(const Member& member, const st
       });
 }
 
+/// Team scratch of the numeric bitmap kernels: a partial sum per thread
+/// (spgemm_team_ordered), the BalancedTeamGroup's lists, the bitmap.
+template <class Policy, class Balanced>
+struct BitmapNumericScratch {
+  struct Parts {
+    Balanced g;
+    long long* part;
+    std::uint32_t* bits;
+  };
+  std::uint32_t words;
+  int team_size;
+  std::size_t part_bytes, group_bytes;
+  BitmapNumericScratch(std::uint64_t ncols, int team)
+      : words(static_cast<std::uint32_t>((ncols + 31) / 32)),
+        team_size(team),
+        part_bytes(sizeof(long long) * team),
+        group_bytes(Balanced::scratch_bytes(Balanced::default_capacity)) {}
+  KOKKOS_INLINE_FUNCTION std::size_t bytes() const {
+    return part_bytes + group_bytes + words * sizeof(std::uint32_t);
+  }
+  /// L teams with this scratch.
+  template <class Space>
+  Policy policy(const Space& space, int L, int vector_length) const {
+    return Policy(space, L, team_size, vector_length)
+        .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes())));
+  }
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION Parts carve(const Member& member, std::int64_t long_b) const {
+    char* base = static_cast<char*>(member.team_scratch(0).get_shmem(bytes()));
+    return {Balanced::carve(member, base + part_bytes, Balanced::default_capacity, long_b),
+            reinterpret_cast<long long*>(base),
+            reinterpret_cast<std::uint32_t*>(base + part_bytes + group_bytes)};
+  }
+};
+
 template <class ExecSpace, class V, class Perm>
 void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
                            const std::vector<SpgemmBin>& bins, std::uint64_t ncols,
@@ -1325,36 +1370,21 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
       const TempView<S, ExecSpace> vals_mem(sp, "spk::spgemm::slab_values", L * n);
       const auto slab_vals = vals_mem.view;
       Kokkos::deep_copy(sp, slab_vals, S(0));
-      const std::uint32_t words = static_cast<std::uint32_t>((ncols + 31) / 32);
-      const std::size_t bytes = words * sizeof(std::uint32_t);
-      const int T = bin.team_size;
-      const std::size_t part_bytes = sizeof(long long) * T;
-      const int lc = Balanced::default_capacity;
-      const std::size_t lbytes = Balanced::scratch_bytes(lc);
+      const BitmapNumericScratch<Policy, Balanced> sc(ncols, bin.team_size);
       Kokkos::parallel_for(
-          "spk::spgemm::numeric_bitmap",
-          Policy(sp, L, T, V_)
-              .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes + part_bytes + lbytes))),
-          KOKKOS_LAMBDA(const Member& member) {
-            char* base =
-                static_cast<char*>(member.team_scratch(0).get_shmem(bytes + part_bytes + lbytes));
-            long long* part = reinterpret_cast<long long*>(base);
-            const auto g = Balanced::carve(member, base + part_bytes, lc, long_b);
-            auto* bits = reinterpret_cast<std::uint32_t*>(base + part_bytes + lbytes);
+          "spk::spgemm::numeric_bitmap", sc.policy(sp, L, V_), KOKKOS_LAMBDA(const Member& member) {
+            const auto t = sc.carve(member, long_b);
+            const auto& g = t.g;
             S* vals = slab_vals.data() + member.league_rank() * n;
             for (std::int64_t r = member.league_rank(); r < nr; r += L) {
               const std::int64_t i = perm(begin + r);
-              g.for_each(words, [&](const std::uint32_t w) { bits[w] = 0; });
-              g.barrier();
-              g.for_products(i, v.arm, v.aci, v.brm, [&](const auto ka, const auto kb) {
-                const auto c = static_cast<std::uint64_t>(v.bci(kb));
-                Kokkos::atomic_add(&vals[c], v.av(ka) * v.bv(kb));
-                Kokkos::atomic_or(&bits[c >> 5], std::uint32_t(1) << (c & 31));
-              });
-              g.barrier();
+              spgemm_bitmap_mark(g, v, i, t.bits, sc.words,
+                                 [&](const auto ka, const auto kb, const std::uint64_t c) {
+                                   Kokkos::atomic_add(&vals[c], v.av(ka) * v.bv(kb));
+                                 });
               const auto start = v.crm(i);
-              spgemm_bitmap_extract(member, bits, words, vals, v.cci.data() + start,
-                                    v.cv.data() + start, part);
+              spgemm_bitmap_extract(member, t.bits, sc.words, vals, v.cci.data() + start,
+                                    v.cv.data() + start, t.part);
               g.barrier();
             }
           });
@@ -1370,44 +1400,30 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
       // the dense slabs (1,056 of rmat:18:8's 262k columns: 2.2 GB) missed L2
       // on nearly every product, 57 ms against 35 here and 3.7 for symbolic.
       const int L = static_cast<int>(std::min<std::int64_t>(lp.num_slabs, nr));
-      const std::uint32_t words = static_cast<std::uint32_t>((ncols + 31) / 32);
+      const BitmapNumericScratch<Policy, Balanced> sc(ncols, bin.team_size);
+      const std::uint32_t words = sc.words;
       const TempView<std::uint32_t, ExecSpace> ranks_mem(sp, "spk::spgemm::bitmap_ranks",
                                                          std::size_t(L) * words);
       const auto slab_ranks = ranks_mem.view;
-      const std::size_t bytes = words * sizeof(std::uint32_t);
-      const int T = bin.team_size;
-      const std::size_t part_bytes = sizeof(long long) * T;
-      const int lc = Balanced::default_capacity;
-      const std::size_t lbytes = Balanced::scratch_bytes(lc);
       Kokkos::parallel_for(
-          "spk::spgemm::numeric_bitmap_ranks",
-          Policy(sp, L, T, V_)
-              .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes + part_bytes + lbytes))),
+          "spk::spgemm::numeric_bitmap_ranks", sc.policy(sp, L, V_),
           KOKKOS_LAMBDA(const Member& member) {
-            char* base =
-                static_cast<char*>(member.team_scratch(0).get_shmem(bytes + part_bytes + lbytes));
-            long long* part = reinterpret_cast<long long*>(base);
-            const auto g = Balanced::carve(member, base + part_bytes, lc, long_b);
-            auto* bits = reinterpret_cast<std::uint32_t*>(base + part_bytes + lbytes);
+            const auto t = sc.carve(member, long_b);
+            const auto& g = t.g;
             std::uint32_t* ranks = slab_ranks.data() + std::size_t(member.league_rank()) * words;
             for (std::int64_t r = member.league_rank(); r < nr; r += L) {
               const std::int64_t i = perm(begin + r);
-              g.for_each(words, [&](const std::uint32_t w) { bits[w] = 0; });
-              g.barrier();
-              g.for_products(i, v.arm, v.aci, v.brm, [&](const auto, const auto kb) {
-                const auto c = static_cast<std::uint64_t>(v.bci(kb));
-                Kokkos::atomic_or(&bits[c >> 5], std::uint32_t(1) << (c & 31));
-              });
-              g.barrier();
+              spgemm_bitmap_mark(g, v, i, t.bits, words,
+                                 [](const auto, const auto, const std::uint64_t) {});
               const auto start = v.crm(i);
               O* cci = v.cci.data() + start;
               S* cv = v.cv.data() + start;
               spgemm_team_ordered(
-                  member, words, part,
-                  [&](const std::uint64_t w) { return spgemm_popcount(bits[w]); },
+                  member, words, t.part,
+                  [&](const std::uint64_t w) { return spgemm_popcount(t.bits[w]); },
                   [&](const std::uint64_t w, long long p) {
                     ranks[w] = static_cast<std::uint32_t>(p);
-                    for (std::uint32_t x = bits[w]; x; x &= x - 1) {
+                    for (std::uint32_t x = t.bits[w]; x; x &= x - 1) {
                       cci[p] = static_cast<O>(w * 32 + spgemm_popcount((x & (0u - x)) - 1));
                       cv[p] = S(0);
                       ++p;
@@ -1417,7 +1433,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
               g.for_products(i, v.arm, v.aci, v.brm, [&](const auto ka, const auto kb) {
                 const auto c = static_cast<std::uint64_t>(v.bci(kb));
                 const std::uint32_t w = static_cast<std::uint32_t>(c >> 5);
-                const std::uint32_t below = bits[w] & ((std::uint32_t(1) << (c & 31)) - 1u);
+                const std::uint32_t below = t.bits[w] & ((std::uint32_t(1) << (c & 31)) - 1u);
                 Kokkos::atomic_add(&cv[ranks[w] + spgemm_popcount(below)], v.av(ka) * v.bv(kb));
               });
               g.barrier();
