@@ -80,10 +80,10 @@ struct SpgemmBin {
 enum class SpgemmLongRows {
   None,         ///< there are none
   Bitmap,       ///< bitmap of B's columns in team scratch (+ dense value slab)
-  BitmapRanks,  ///< the same bitmap; numeric adds at each column's rank in C's row
   DenseMarker,  ///< dense slab indexed by column, a marker per column
-  Hash          ///< hash table on a global-memory slab
-};
+  Hash,         ///< hash table on a global-memory slab
+  BitmapRanks   ///< Bitmap's bitmap; numeric adds at each column's rank in C's row
+};              // (perf_spgemm prints the number: new kinds go last)
 
 /// Slabs of global memory for the long rows, one per team working on them.
 struct SpgemmLongRowPlan {

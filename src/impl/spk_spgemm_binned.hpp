@@ -484,8 +484,8 @@ SpgemmRowStats spgemm_analyze(const ExecSpace& space, const V& v, std::int64_t m
   const std::int64_t range = validate && validate_b ? m + k : m;
   if (range == 0) return stats;
   constexpr bool host = is_host_space_v<ExecSpace>;
-  // Device: 256 threads.  Host: two threads where there are two (so that the
-  // host backends test the sharing too), 256 rows each.
+  // Device: 256 threads.  Host: teams of two threads where there are two (so
+  // that the host backends test the sharing too), 512 rows per team.
   const int threads = host ? std::min(2, concurrency(space)) : 256;
   if (rows_per_thread <= 0)
     rows_per_thread =
