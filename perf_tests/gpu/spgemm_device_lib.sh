@@ -20,7 +20,10 @@ spk_dev_unpack() {
   D=$1
   shift
   for b in "$@"; do
-    [ -f "$D/$b.gz" ] && gunzip -f "$D/$b.gz"
+    if [ -f "$D/$b.gz" ] && ! gunzip -f "$D/$b.gz"; then
+      echo "spk_dev_unpack: $D/$b.gz did not unpack (truncated carry?)" >&2
+      return 1
+    fi
     chmod +x "$D/$b" 2>/dev/null
   done
   export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH
@@ -32,7 +35,7 @@ spk_dev_unpack() {
 # M (generated matrices and DIR's real ones) and M2 (M without rmat:18:8,
 # whose serial reference takes minutes).
 spk_dev_setup() {
-  spk_dev_unpack "$@"
+  spk_dev_unpack "$@" || return 1
   FINAL=$OUT
   OUT=$(mktemp -d)
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >"$OUT/gpu.txt"
