@@ -26,6 +26,7 @@
 // through the same hooks, spk_memory_pool.hpp) or from the cudaMalloc calls
 // (cuSPARSE).  SPK_MEMORY_POOL=0 in the environment turns spk's pool off
 // (temporaries and C then come from Kokkos).
+#define SPK_COMPAT_KK_SPGEMM 1
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <chrono>
@@ -438,17 +439,17 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
     KH kh;
     kh.create_spgemm_handle(KokkosSparse::SPGEMM_KK);
     Kokkos::View<F*, ExecSpace> rm("kk.C.row_map", A.num_rows() + 1);
-    KokkosSparse::Experimental::spgemm_symbolic(&kh, A.num_rows(), B.num_rows(), B.num_cols(),
-                                                A.row_map(), A.col_idx(), false, B.row_map(),
-                                                B.col_idx(), false, rm);
+    spk::Impl::kk_spgemm::spgemm_symbolic(&kh, A.num_rows(), B.num_rows(), B.num_cols(),
+                                          A.row_map(), A.col_idx(), false, B.row_map(), B.col_idx(),
+                                          false, rm);
     space.fence();
     double t1 = now_ms();
     const F c_nnz = kh.get_spgemm_handle()->get_c_nnz();
     Kokkos::View<O*, ExecSpace> ci(Kokkos::ViewAllocateWithoutInitializing("kk.C.col_idx"), c_nnz);
     Kokkos::View<S*, ExecSpace> cv(Kokkos::ViewAllocateWithoutInitializing("kk.C.values"), c_nnz);
-    KokkosSparse::Experimental::spgemm_numeric(
-        &kh, A.num_rows(), B.num_rows(), B.num_cols(), A.row_map(), A.col_idx(), A.values(), false,
-        B.row_map(), B.col_idx(), B.values(), false, rm, ci, cv);
+    spk::Impl::kk_spgemm::spgemm_numeric(&kh, A.num_rows(), B.num_rows(), B.num_cols(), A.row_map(),
+                                         A.col_idx(), A.values(), false, B.row_map(), B.col_idx(),
+                                         B.values(), false, rm, ci, cv);
     space.fence();
     double t2 = now_ms();
     kh.destroy_spgemm_handle();

@@ -210,3 +210,21 @@ void kk_spmv_native(const ExecSpace& space, typename Y::non_const_value_type alp
 
 }  // namespace spk::Impl
 #endif
+
+// ---- Kokkos Kernels SpGEMM (perf drivers and cross-checks) ------------------
+#if defined(SPK_HAVE_KOKKOSKERNELS) && defined(SPK_COMPAT_KK_SPGEMM)
+#include <KokkosSparse_spgemm.hpp>
+
+namespace spk::Impl {
+
+/// Where Kokkos Kernels' spgemm_symbolic / spgemm_numeric live: 4.x promoted
+/// them out of Experimental (the old names are deprecated there), 3.4 has
+/// only the Experimental ones.
+#if SPK_KOKKOS_4
+namespace kk_spgemm = ::KokkosSparse;
+#else
+namespace kk_spgemm = ::KokkosSparse::Experimental;
+#endif
+
+}  // namespace spk::Impl
+#endif

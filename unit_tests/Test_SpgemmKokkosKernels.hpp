@@ -1,5 +1,6 @@
 // SpGEMM cross-checked against Kokkos Kernels' spgemm_symbolic /
 // spgemm_numeric (SPGEMM_KK) on the same backend.
+#define SPK_COMPAT_KK_SPGEMM 1
 #include <gtest/gtest.h>
 
 #include <KokkosKernels_Handle.hpp>
@@ -24,15 +25,14 @@ Csr kk_spgemm(const Csr& A, const Csr& B) {
   KH kh;
   kh.create_spgemm_handle(KokkosSparse::SPGEMM_KK);
   Kokkos::View<int*, Device> rm("kk.row_map", A.num_rows() + 1);
-  KokkosSparse::Experimental::spgemm_symbolic(&kh, A.num_rows(), B.num_rows(), B.num_cols(),
-                                              A.row_map(), A.col_idx(), false, B.row_map(),
-                                              B.col_idx(), false, rm);
+  spk::Impl::kk_spgemm::spgemm_symbolic(&kh, A.num_rows(), B.num_rows(), B.num_cols(), A.row_map(),
+                                        A.col_idx(), false, B.row_map(), B.col_idx(), false, rm);
   const int nnz = kh.get_spgemm_handle()->get_c_nnz();
   Kokkos::View<int*, Device> ci("kk.col_idx", nnz);
   Kokkos::View<double*, Device> cv("kk.values", nnz);
-  KokkosSparse::Experimental::spgemm_numeric(
-      &kh, A.num_rows(), B.num_rows(), B.num_cols(), A.row_map(), A.col_idx(), A.values(), false,
-      B.row_map(), B.col_idx(), B.values(), false, rm, ci, cv);
+  spk::Impl::kk_spgemm::spgemm_numeric(&kh, A.num_rows(), B.num_rows(), B.num_cols(), A.row_map(),
+                                       A.col_idx(), A.values(), false, B.row_map(), B.col_idx(),
+                                       B.values(), false, rm, ci, cv);
   kh.destroy_spgemm_handle();
   Csr C(A.num_rows(), B.num_cols(), rm, ci, cv);
   spk::sort_rows(Space(), C);
