@@ -217,6 +217,25 @@ TEST(TEST_CATEGORY, spgemm_long_rows) {
   check_product(A, B_narrow, "long rows, 500x3000 B");
   auto B_wide = random_csr(500, 200000, 40, 23);
   check_product(A, B_wide, "long rows, 500x200000 B");
+  // With 32 KB of scratch, A's two dense rows (20000 products each) are long
+  // rows on a bitmap of B's columns.  Numeric sums them in a dense value
+  // slab when their products cover B's width (3000 columns), at their
+  // columns' ranks in C when they are sparse in it (200000).
+  for (const auto& [B, want] : {std::pair{&B_narrow, spk::Impl::SpgemmLongRows::Bitmap},
+                                std::pair{&B_wide, spk::Impl::SpgemmLongRows::BitmapRanks}}) {
+    spk::SpgemmOptions o;
+    o.algorithm = spk::SpgemmAlgorithm::BinnedHash;
+    o.max_scratch_bytes = 32000;
+    spk::SpgemmHandle<int, int, ExecSpace> handle(o);
+    auto Ad = spk::create_mirror_view_and_copy(ExecSpace(), A);
+    auto Bd = spk::create_mirror_view_and_copy(ExecSpace(), *B);
+    spk::CsrMatrix<double, int, int, ExecSpace> C;
+    spk::spgemm_symbolic(ExecSpace(), handle, Ad, Bd, C);
+    EXPECT_EQ(int(handle.plan().long_rows.kind), int(want)) << B->num_cols() << " columns";
+    spk_test::poison(C.values());
+    spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
+    expect_product(C, o.sort, spk::reference::spgemm(A, *B), product_bound(A, *B), "long-row kind");
+  }
   // Rows of B in any order, and a hub row of B (3000 entries) met by rows of
   // A with 2000 entries.
   check_product(A, shuffle_rows(B_wide, 24), "long rows, unsorted 500x200000 B");
