@@ -192,18 +192,18 @@ void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle
               : std::clamp<std::size_t>(stats.long_products * entry / 2, std::size_t(16) << 20,
                                         std::size_t(4) << 30);
       const std::size_t bitmap_bytes = (ncols + 31) / 32 * 4;
-      using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-      using Balanced = Impl::BalancedTeamGroup<Member, F>;
-      const std::size_t part_bytes =
-          sizeof(long long) * g.team_size + Balanced::scratch_bytes(Balanced::default_capacity);
+      using Policy = Kokkos::TeamPolicy<ExecSpace>;
+      using Balanced = Impl::BalancedTeamGroup<typename Policy::member_type, F>;
+      // The bitmap path when its numeric kernels' team scratch fits.
+      const Impl::BitmapNumericScratch<Policy, Balanced> bitmap_scratch(ncols, g.team_size);
       std::uint64_t per_slab = 0;
-      if (t.bitmap && bitmap_bytes + part_bytes <= t.scratch) {
+      if (t.bitmap && bitmap_scratch.bytes() <= t.scratch) {
         // Numeric on a dense value slab of B's width per team when the long
         // rows cover much of it (their sums hit most of the slab's sectors:
         // Maragal_6, wiki-Vote, PGPgiantcompo), else at the columns' ranks
         // in C's row (rmat:18:8's sparse rows missed L2 on nearly every
         // product of its 2.2 GB of slabs).  Coverage: products per long row
-        // against B's width, at least the distinct columns' share.
+        // against B's width (a bound on the share of B's columns a row has).
         const std::uint64_t nlong = static_cast<std::uint64_t>(g.end - g.begin);
         const bool sparse_rows = stats.long_products < nlong * (ncols / 2);
         lp.kind = sparse_rows ? Impl::SpgemmLongRows::BitmapRanks : Impl::SpgemmLongRows::Bitmap;
