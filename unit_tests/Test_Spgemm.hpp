@@ -759,7 +759,40 @@ TEST(TEST_CATEGORY, spgemm_one_call_rounds) {
   };
   const auto A = spk::reference::csr_from_rows<double, int, int>(n, n, dedup(ra));
   const auto B = spk::reference::csr_from_rows<double, int, int>(n, cols, dedup(rb));
-  check_one_call(A, B, "dense late rows");
+  // C from Kokkos: the pool of pieces (the ordered path needs C's arrays
+  // from spk's host pool).
+  std::vector<spk::SpgemmOptions> options(2);
+  for (auto& o : options) o.result_memory = spk::SpgemmResultMemory::Kokkos;
+  options[1].sort = spk::SpgemmSort::Unsorted;
+  check_one_call(A, B, "dense late rows", options);
+}
+
+TEST(TEST_CATEGORY, spgemm_one_call_ordered) {
+  // A bound of C above the host pool's 1 MiB blocks: host spaces take the
+  // ordered path (C at the bound, blocks staged and copied in order), with
+  // many blocks per thread; empty rows, a dense row, hash rows (no slab
+  // budget), and the pool of pieces when C comes from Kokkos.
+  auto A = spk::random_uniform<double, int, int>(40000, 30000, 7, 91);
+  const auto B = spk::random_uniform<double, int, int>(30000, 35000, 6, 92);
+  // Rows 0, 1 and 39999 emptied, row 20000 full.
+  std::vector<std::vector<std::pair<int, double>>> rows(A.num_rows());
+  for (int i = 0; i < A.num_rows(); ++i)
+    for (int k = A.row_map()(i); k < A.row_map()(i + 1); ++k)
+      rows[i].emplace_back(A.col_idx()(k), A.values()(k));
+  rows[0].clear();
+  rows[1].clear();
+  rows[39999].clear();
+  rows[20000].clear();
+  for (int c = 0; c < A.num_cols(); ++c) rows[20000].emplace_back(c, 1.0 + (c % 7) * 0.125);
+  A = spk::reference::csr_from_rows<double, int, int>(A.num_rows(), A.num_cols(), rows);
+  std::vector<spk::SpgemmOptions> options(5);
+  options[1].sort = spk::SpgemmSort::Unsorted;
+  options[2].slab_budget_bytes = 1;
+  options[3].result_memory = spk::SpgemmResultMemory::Kokkos;
+  options[4].validate_inputs = false;
+  check_one_call(A, B, "40000x30000 * 30000x35000", options);
+  const auto G = spk::rmat<double, int, int>(14, 6, 9);
+  check_one_call(G, G, "rmat:14:6 squared", {spk::SpgemmOptions()});
 }
 
 TEST(TEST_CATEGORY, spgemm_one_call_edges) {

@@ -28,10 +28,16 @@
 #include <cstring>
 #include <impl/spk_spgemm_common.hpp>
 #include <impl/spk_spgemm_thread_dense.hpp>
+#include <limits>
+#include <memory>
+#include <mutex>
 #include <spk_csr_matrix.hpp>
 #include <spk_error.hpp>
+#include <spk_memory_pool.hpp>
 #include <spk_spgemm_handle.hpp>
 #include <spk_validate.hpp>
+#include <thread>
+#include <utility>
 #include <vector>
 
 namespace spk::Impl {
@@ -74,6 +80,104 @@ struct Task {
   std::int64_t row0, row1;
 };
 }  // namespace HostFused
+
+// The ordered path (3a below) stages blocks of rows of about this many
+// bytes of C's bound per thread: well inside a core's L2, beside the dense
+// accumulator.
+inline constexpr std::uint64_t host_fused_stage_bytes = std::uint64_t(512) << 10;
+
+/// Whether the ordered path can hold C at the bound (entries): its arrays
+/// from the host pool (adopted into C's Views), the bound's offsets within F,
+/// and the bound's bytes within what the pool keeps (address space is
+/// reserved for all of it; pages only for what is written).
+template <class S, class O, class F, class M>
+bool host_fused_ordered_fits(std::uint64_t bound, bool pooled) {
+  return host_result_pooled<M>(bound * sizeof(O), pooled) &&
+         host_result_pooled<M>(bound * sizeof(S), pooled) &&
+         bound <= static_cast<std::uint64_t>(std::numeric_limits<F>::max()) &&
+         bound * (sizeof(O) + sizeof(S)) <= HostMemoryPool::instance().keep_limit();
+}
+
+/// Staging slots per thread of the ordered path: a thread goes on computing
+/// while up to this many of its blocks wait for a slower block before them.
+inline constexpr int host_fused_slots = 4;
+
+/// Spins (then yields) until `flag` is 0: a slot whose block another thread
+/// is placing.
+inline void host_wait_until_zero(const std::atomic<int>& flag) {
+  for (int spins = 0; flag.load(std::memory_order_acquire) != 0; ++spins) {
+    if (spins < 256) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    } else {
+      std::this_thread::yield();
+    }
+  }
+}
+
+/// The ordered path's book of blocks: which are computed (length, slot) and
+/// how far the placed prefix reaches.
+struct HostOrderedBlocks {
+  std::atomic<std::int64_t> next{0};  // next block to compute
+  std::mutex mutex;                   // guards the rest but busy
+  std::vector<std::int64_t> length, offset;
+  std::vector<int> slot_of;
+  std::vector<char> computed;
+  std::int64_t placed = 0, end = 0;          // blocks [0, placed) have offsets; they end at `end`
+  std::unique_ptr<std::atomic<int>[]> busy;  // per slot: holds a block not yet placed
+
+  HostOrderedBlocks(std::int64_t nb, int slots)
+      : length(nb), offset(nb), slot_of(nb), computed(nb, 0), busy(new std::atomic<int>[slots]) {
+    for (int s = 0; s < slots; ++s) busy[s].store(0, std::memory_order_relaxed);
+  }
+
+  /// Block b is computed (len entries in `slot`): returns the blocks
+  /// [q0, q1) that now have offsets, for the caller to place.
+  std::pair<std::int64_t, std::int64_t> complete(std::int64_t b, std::int64_t len, int slot) {
+    const std::lock_guard<std::mutex> lock(mutex);
+    length[b] = len;
+    slot_of[b] = slot;
+    computed[b] = 1;
+    const std::int64_t q0 = placed;
+    const std::int64_t nb = static_cast<std::int64_t>(computed.size());
+    while (placed < nb && computed[placed]) {
+      offset[placed] = end;
+      end += length[placed];
+      ++placed;
+    }
+    return {q0, placed};
+  }
+};
+
+#if SPK_CAN_ADOPT_ALLOCATIONS
+/// A block of spk's host pool of `bytes`, freed unless adopted into a View.
+struct HostPoolBlock {
+  const char* label;
+  std::size_t got = 0;
+  void* ptr;
+  HostPoolBlock(const char* label_, std::size_t bytes)
+      : label(label_), ptr(host_pool_allocate(label_, bytes, got)) {}
+  HostPoolBlock(const HostPoolBlock&) = delete;
+  HostPoolBlock& operator=(const HostPoolBlock&) = delete;
+  ~HostPoolBlock() {
+    if (ptr) host_pool_free(ptr, got, label);
+  }
+  /// A managed View of the first n values; it gives the whole block back.
+  /// The pages past them (C's unused bound) go back to the system now.
+  template <class View>
+  View adopt(std::size_t n) {
+    const std::size_t used = n * sizeof(typename View::value_type);
+    host_release_pages(static_cast<char*>(ptr) + used, got - used);
+    View v = adopt_allocation<View>(
+        static_cast<typename View::pointer_type>(ptr), n, label,
+        [](void* q, std::size_t block, const std::string& name) { host_pool_free(q, block, name); },
+        got);
+    ptr = nullptr;
+    return v;
+  }
+};
+#endif
 
 /// C = A·B on a host space in one pass (see the top of this file).
 template <class ExecSpace, class S, class O, class F, class DA, class DB>
@@ -205,6 +309,104 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
     space.fence();
     return CMat(A.num_rows(), B.num_cols(), row_map, col_idx, values);
   }
+
+#if SPK_CAN_ADOPT_ALLOCATIONS
+  // 3a. C at the bound, blocks in order: when C's arrays can come from the
+  // host pool at the bound (a block of address space; only what is written
+  // gets pages), each thread computes a block of rows into a small staging
+  // slot of its own (hot in its cache).  A computed block is placed in C as
+  // soon as every block before it is: whichever thread completes the prefix
+  // of computed blocks takes their offsets and copies them.  No pool of
+  // pieces and no second pass over C; a thread waits only when all its slots
+  // hold blocks still behind a running one.
+  if (host_fused_ordered_fits<S, O, F, typename Dev::memory_space>(st.bound, pooled)) {
+    const std::uint64_t* opr = products.data();
+    const std::int64_t min_blocks =
+        static_cast<std::int64_t>(st.bound * (sizeof(O) + sizeof(S)) / host_fused_stage_bytes + 1);
+    const std::vector<std::int64_t> oblocks =
+        host_row_blocks(m, products, st.products, T, min_blocks);
+    const std::int64_t nb = static_cast<std::int64_t>(oblocks.size()) - 1;
+    std::uint64_t stage = 1;  // entries: the largest bound of a block
+    for (std::int64_t b = 0; b < nb; ++b) {
+      std::uint64_t sum = 0;
+      for (std::int64_t i = oblocks[b]; i < oblocks[b + 1]; ++i) sum += std::min(opr[i], ncols);
+      stage = std::max(stage, sum);
+    }
+    constexpr int K = host_fused_slots;
+    const std::uint64_t sc_stride = host_stride<O>(stage), sv_stride = host_stride<S>(stage);
+    const auto stage_c = host_work_view<O>(owners, "spk::spgemm::stage_col_idx", T * K * sc_stride);
+    const auto stage_v = host_work_view<S>(owners, "spk::spgemm::stage_values", T * K * sv_stride);
+    HostPoolBlock c_block("spk::spgemm::C.col_idx", st.bound * sizeof(O));
+    HostPoolBlock v_block("spk::spgemm::C.values", st.bound * sizeof(S));
+    O* cci = static_cast<O*>(c_block.ptr);
+    S* cv = static_cast<S*>(v_block.ptr);
+    HostOrderedBlocks order(nb, T * K);
+    HostOrderedBlocks* ord = &order;
+    const std::int64_t* blk = oblocks.data();
+    O* sc0 = stage_c.data();
+    S* sv0 = stage_v.data();
+    // Places the claimed blocks [q0, q1): row pointers, entries, slots freed.
+    auto place = [=](const std::int64_t q0, const std::int64_t q1) {
+      for (std::int64_t q = q0; q < q1; ++q) {
+        const std::int64_t off = ord->offset[q], len = ord->length[q];
+        const int slot = ord->slot_of[q];
+        F at = static_cast<F>(off);
+        for (std::int64_t i = blk[q]; i < blk[q + 1]; ++i) {
+          at += rm[i + 1];
+          rm[i + 1] = at;
+        }
+        host_stream_copy(cci + off, sc0 + slot * sc_stride, len * sizeof(O));
+        host_stream_copy(cv + off, sv0 + slot * sv_stride, len * sizeof(S));
+        ord->busy[slot].store(0, std::memory_order_release);
+      }
+    };
+    // One work item per thread; each takes the next block until none is
+    // left (blocks are taken in order, so a block waited for is always in
+    // the hands of a running thread).
+    Kokkos::parallel_for(
+        "spk::spgemm::host_fused_ordered", Kokkos::RangePolicy<ExecSpace>(space, 0, T),
+        [=](const std::int64_t) {
+          const int id = token.acquire();
+          const auto mine = acc.claim(id);
+          int turn = 0;
+          for (;;) {
+            const std::int64_t b = ord->next.fetch_add(1, std::memory_order_relaxed);
+            if (b >= nb) break;
+            const int slot = id * K + turn;
+            turn = (turn + 1) % K;
+            host_wait_until_zero(ord->busy[slot]);
+            ord->busy[slot].store(1, std::memory_order_relaxed);
+            O* sc = sc0 + slot * sc_stride;
+            S* sv = sv0 + slot * sv_stride;
+            std::uint64_t pos = 0;
+            for (std::int64_t i = blk[b]; i < blk[b + 1]; ++i) {
+              std::uint64_t len = 0;
+              if (opr[i] == 0) {
+              } else if (!dense) {
+                len = host_numeric_hash(arm, aci, av, brm, bci, bv, i, pos, sc, sv, mine.keys,
+                                        mine.hvals, host_hash_capacity(std::min(opr[i], ncols)),
+                                        sorted);
+              } else {
+                len = host_numeric_dense_either(compressed, arm, aci, av, brm, bci, bv, brm, cbe,
+                                                cbw, cbm, i, pos, sc, sv, mine.bits, mine.bits + nw,
+                                                mine.touched, mine.vals, ns, sorted);
+              }
+              rm[i + 1] = static_cast<F>(len);  // a length until the block is placed
+              pos += len;
+            }
+            const auto [q0, q1] = ord->complete(b, static_cast<std::int64_t>(pos), slot);
+            place(q0, q1);
+          }
+          token.release(id);
+        });
+    space.fence();
+    const std::uint64_t nnz = static_cast<std::uint64_t>(order.end);
+    require_fits_offset<F>(nnz, st.products, "spk::spgemm");
+    col_idx = c_block.adopt<typename CMat::index_type>(nnz);
+    values = v_block.adopt<typename CMat::values_type>(nnz);
+    return CMat(A.num_rows(), B.num_cols(), row_map, col_idx, values);
+  }
+#endif
 
   // 3. Rounds of the fused kernel until every row is done.
   const std::uint64_t chunk =

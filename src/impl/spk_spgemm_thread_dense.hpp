@@ -27,6 +27,9 @@
 #include <spk_memory_pool.hpp>
 #include <type_traits>
 #include <vector>
+#if defined(__SSE2__) && !defined(__CUDACC__)
+#include <emmintrin.h>
+#endif
 #if defined(__linux__)
 #include <sys/mman.h>
 #include <unistd.h>
@@ -179,6 +182,53 @@ inline void host_advise_huge_pages(const void* p, std::size_t bytes) {
 #else
   (void)p;
   (void)bytes;
+#endif
+}
+
+/// Gives the whole huge pages inside [p, p + bytes) back to the system (their
+/// contents are dropped; touching them later maps zeroed pages): the unused
+/// tail of an array allocated at a bound.
+inline void host_release_pages(void* p, std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_DONTNEED)
+  const std::uintptr_t huge = std::uintptr_t(2) << 20;
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t b = (a + huge - 1) / huge * huge, e = (a + bytes) / huge * huge;
+  if (e > b) madvise(reinterpret_cast<void*>(b), e - b, MADV_DONTNEED);  // errors ignored
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
+/// Copies `bytes` from src to dst with streaming stores where the CPU has
+/// them (SSE2): the destination is written once and not read soon, so its
+/// lines need not be read first nor kept in cache.  Ends with a store fence:
+/// the copy is visible before the caller's next store (e.g. a release).
+inline void host_stream_copy(void* dst, const void* src, std::size_t bytes) {
+#if defined(__SSE2__) && !defined(__CUDACC__)
+  char* d = static_cast<char*>(dst);
+  const char* s = static_cast<const char*>(src);
+  if (bytes >= 4096) {
+    const std::size_t head = (16 - (reinterpret_cast<std::uintptr_t>(d) & 15)) & 15;
+    std::memcpy(d, s, head);
+    d += head;
+    s += head;
+    bytes -= head;
+    for (; bytes >= 64; bytes -= 64, d += 64, s += 64) {
+      const __m128i x0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
+      const __m128i x1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 16));
+      const __m128i x2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 32));
+      const __m128i x3 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 48));
+      _mm_stream_si128(reinterpret_cast<__m128i*>(d), x0);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(d + 16), x1);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(d + 32), x2);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(d + 48), x3);
+    }
+  }
+  std::memcpy(d, s, bytes);
+  _mm_sfence();
+#else
+  std::memcpy(dst, src, bytes);
 #endif
 }
 
@@ -410,12 +460,16 @@ HostSpgemmStats host_spgemm_analyze(const ExecSpace& space, std::int64_t m, std:
 /// Row blocks of about equal work (products + row cost): one sequential
 /// walk over the rows, cutting where the running sum crosses multiples of
 /// work / blocks (no buffer, no parallel dispatch for an O(rows) pass).
-/// Rows [blocks[b], blocks[b + 1]) form block b.
+/// Rows [blocks[b], blocks[b + 1]) form block b.  `min_blocks`: at least
+/// that many blocks (when there are rows enough), beyond
+/// host_blocks_per_thread per thread.
 template <class Products>
 std::vector<std::int64_t> host_row_blocks(std::int64_t m, const Products& products,
-                                          std::uint64_t total, int num_threads) {
-  const std::int64_t nb =
-      std::max<std::int64_t>(1, std::min<std::int64_t>(m, host_blocks_per_thread * num_threads));
+                                          std::uint64_t total, int num_threads,
+                                          std::int64_t min_blocks = 0) {
+  const std::int64_t nb = std::max<std::int64_t>(
+      1, std::min<std::int64_t>(
+             m, std::max<std::int64_t>(min_blocks, host_blocks_per_thread * num_threads)));
   const std::uint64_t work = total + host_row_cost * static_cast<std::uint64_t>(m);
   std::vector<std::int64_t> blocks(nb + 1, m);
   blocks[0] = 0;
