@@ -81,7 +81,7 @@ struct Task {
 };
 }  // namespace HostFused
 
-// The ordered path (3a below) stages blocks of rows of about this many
+// The ordered path (3 below) stages blocks of rows of about this many
 // bytes of C's bound per thread: well inside a core's L2, beside the dense
 // accumulator.
 inline constexpr std::uint64_t host_fused_stage_bytes = std::uint64_t(512) << 10;
@@ -267,51 +267,8 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
   const std::uint32_t* cbw = cb.word.data();
   const std::uint64_t* cbm = cb.mask.data();
 
-  // A B that compresses very well: counting the columns on the pairs
-  // (popcount) costs less than the pool's extra pass over C would, so count
-  // first and write C in place.
-  if (cb.word.extent(0) > 0 && st.pairs * 100 <= host_fused_max_pairs_pct * std::uint64_t(nnz_b)) {
-    std::uint64_t* counts = products.data();  // products are no longer needed
-    const std::int64_t* blk = blocks.data();
-    const std::int64_t nblocks = static_cast<std::int64_t>(blocks.size()) - 1;
-    const bool hw = host_has_popcnt();
-    host_for_each_block(space, "spk::spgemm::host_count", blk, nblocks, token, acc,
-                        [=](const auto& mine, const std::int64_t i0, const std::int64_t i1) {
-                          for (std::int64_t i = i0; i < i1; ++i) {
-                            if (counts[i] == 0) continue;  // no products: no columns
-                            counts[i] = static_cast<std::uint64_t>(host_count_compressed_either(
-                                hw, arm, aci, brm, cbe, cbw, cbm, i, mine.bits, mine.touched, nw));
-                          }
-                        });
-    // Row pointers scanned in 64 bits; nnz(C) checked before C exists.
-    std::int64_t nnz = 0;
-    Kokkos::parallel_scan(
-        "spk::spgemm::host_row_map", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
-        [=](const std::int64_t i, std::int64_t& sum, const bool final) {
-          sum += static_cast<std::int64_t>(counts[i]);
-          if (final) rm[i + 1] = static_cast<F>(sum);
-        },
-        nnz);
-    require_fits_offset<F>(static_cast<std::uint64_t>(nnz), st.products, "spk::spgemm");
-    allocate_host_entries(space, nnz, pooled, col_idx, values);
-    O* cci = col_idx.data();
-    S* cv = values.data();
-    // (accumulators cleared here if this thread counted no block)
-    host_for_each_block(space, "spk::spgemm::host_numeric_in_place", blk, nblocks, token, acc,
-                        [=](const auto& mine, const std::int64_t i0, const std::int64_t i1) {
-                          for (std::int64_t i = i0; i < i1; ++i)
-                            if (rm[i + 1] != rm[i])
-                              host_numeric_dense_either(compressed, arm, aci, av, brm, bci, bv, brm,
-                                                        cbe, cbw, cbm, i, rm[i], cci, cv, mine.bits,
-                                                        mine.bits + nw, mine.touched, mine.vals, ns,
-                                                        sorted);
-                        });
-    space.fence();
-    return CMat(A.num_rows(), B.num_cols(), row_map, col_idx, values);
-  }
-
 #if SPK_CAN_ADOPT_ALLOCATIONS
-  // 3a. C at the bound, blocks in order: when C's arrays can come from the
+  // 3. C at the bound, blocks in order: when C's arrays can come from the
   // host pool at the bound (a block of address space; only what is written
   // gets pages), each thread computes a block of rows into a small staging
   // slot of its own (hot in its cache).  A computed block is placed in C as
@@ -408,7 +365,51 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
   }
 #endif
 
-  // 3. Rounds of the fused kernel until every row is done.
+  // Otherwise, a B that compresses very well: counting the columns on the pairs
+  // (popcount) costs less than the pool's extra pass over C would, so count
+  // first and write C in place.
+  if (cb.word.extent(0) > 0 && st.pairs * 100 <= host_fused_max_pairs_pct * std::uint64_t(nnz_b)) {
+    std::uint64_t* counts = products.data();  // products are no longer needed
+    const std::int64_t* blk = blocks.data();
+    const std::int64_t nblocks = static_cast<std::int64_t>(blocks.size()) - 1;
+    const bool hw = host_has_popcnt();
+    host_for_each_block(space, "spk::spgemm::host_count", blk, nblocks, token, acc,
+                        [=](const auto& mine, const std::int64_t i0, const std::int64_t i1) {
+                          for (std::int64_t i = i0; i < i1; ++i) {
+                            if (counts[i] == 0) continue;  // no products: no columns
+                            counts[i] = static_cast<std::uint64_t>(host_count_compressed_either(
+                                hw, arm, aci, brm, cbe, cbw, cbm, i, mine.bits, mine.touched, nw));
+                          }
+                        });
+    // Row pointers scanned in 64 bits; nnz(C) checked before C exists.
+    std::int64_t nnz = 0;
+    Kokkos::parallel_scan(
+        "spk::spgemm::host_row_map", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
+        [=](const std::int64_t i, std::int64_t& sum, const bool final) {
+          sum += static_cast<std::int64_t>(counts[i]);
+          if (final) rm[i + 1] = static_cast<F>(sum);
+        },
+        nnz);
+    require_fits_offset<F>(static_cast<std::uint64_t>(nnz), st.products, "spk::spgemm");
+    allocate_host_entries(space, nnz, pooled, col_idx, values);
+    O* cci = col_idx.data();
+    S* cv = values.data();
+    // (accumulators cleared here if this thread counted no block)
+    host_for_each_block(space, "spk::spgemm::host_numeric_in_place", blk, nblocks, token, acc,
+                        [=](const auto& mine, const std::int64_t i0, const std::int64_t i1) {
+                          for (std::int64_t i = i0; i < i1; ++i)
+                            if (rm[i + 1] != rm[i])
+                              host_numeric_dense_either(compressed, arm, aci, av, brm, bci, bv, brm,
+                                                        cbe, cbw, cbm, i, rm[i], cci, cv, mine.bits,
+                                                        mine.bits + nw, mine.touched, mine.vals, ns,
+                                                        sorted);
+                        });
+    space.fence();
+    return CMat(A.num_rows(), B.num_cols(), row_map, col_idx, values);
+  }
+
+  // 4. Otherwise, rounds of the fused kernel (into a pool of pieces) until
+  // every row is done.
   const std::uint64_t chunk =
       std::clamp<std::uint64_t>(st.bound / (64 * std::uint64_t(T)), 2048, std::uint64_t(1) << 18);
   std::vector<Kokkos::View<O*, Kokkos::HostSpace>> pool_cols;
@@ -548,7 +549,7 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
               [](const HostTask& a, const HostTask& b) { return a.row0 < b.row0; });
   }
 
-  // 4. Offsets of the pieces in C, nnz(C) checked, C allocated, then one pass
+  // 5. Offsets of the pieces in C, nnz(C) checked, C allocated, then one pass
   // turns the lengths into row pointers and copies the entries.
   std::sort(pieces.begin(), pieces.end(),
             [](const HostPiece& a, const HostPiece& b) { return a.row0 < b.row0; });
