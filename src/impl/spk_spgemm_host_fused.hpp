@@ -280,15 +280,11 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
     const std::uint64_t* opr = products.data();
     const std::int64_t min_blocks =
         static_cast<std::int64_t>(st.bound * (sizeof(O) + sizeof(S)) / host_fused_stage_bytes + 1);
+    std::uint64_t stage = 0;  // entries: the largest bound of a block
     const std::vector<std::int64_t> oblocks =
-        host_row_blocks(m, products, st.products, T, min_blocks);
+        host_row_blocks(m, products, st.products, T, min_blocks, ncols, &stage);
     const std::int64_t nb = static_cast<std::int64_t>(oblocks.size()) - 1;
-    std::uint64_t stage = 1;  // entries: the largest bound of a block
-    for (std::int64_t b = 0; b < nb; ++b) {
-      std::uint64_t sum = 0;
-      for (std::int64_t i = oblocks[b]; i < oblocks[b + 1]; ++i) sum += std::min(opr[i], ncols);
-      stage = std::max(stage, sum);
-    }
+    stage = std::max<std::uint64_t>(stage, 1);
     constexpr int K = host_fused_slots;
     const std::uint64_t sc_stride = host_stride<O>(stage), sv_stride = host_stride<S>(stage);
     const auto stage_c = host_work_view<O>(owners, "spk::spgemm::stage_col_idx", T * K * sc_stride);
