@@ -323,11 +323,12 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
           const auto mine = acc.claim(id);
           int turn = 0;
           for (;;) {
-            const std::int64_t b = ord->next.fetch_add(1, std::memory_order_relaxed);
-            if (b >= nb) break;
+            // A free slot first, then a block: a block is never held idle.
             const int slot = id * K + turn;
             turn = (turn + 1) % K;
             host_wait_until_zero(ord->busy[slot]);
+            const std::int64_t b = ord->next.fetch_add(1, std::memory_order_relaxed);
+            if (b >= nb) break;
             ord->busy[slot].store(1, std::memory_order_relaxed);
             O* sc = sc0 + slot * sc_stride;
             S* sv = sv0 + slot * sv_stride;
