@@ -1,25 +1,29 @@
 // Fused single-pass SpGEMM for the one-call spk::spgemm on host spaces
-// (Serial, OpenMP): no symbolic phase.  Each thread takes row blocks of about
-// equal work (as ThreadDense) and computes every row's sorted columns and
-// values in one Gustavson pass with the ThreadDense accumulators (bitset +
-// dense values, or a hash table beyond the slab budget), appending them to a
-// shared pool in chunks it reserves with one atomic add; it records each row's
-// length in C's row pointers.  Then one pass over the pieces (runs of rows
-// stored contiguously in the pool) turns the lengths into row pointers and
-// copies the entries into C, allocated exactly.
+// (Serial, OpenMP): no symbolic phase.  Rows are cut into blocks of about
+// equal work (as ThreadDense) and each row's sorted columns and values come
+// out of one Gustavson pass with the ThreadDense accumulators (bitset + dense
+// values, or a hash table beyond the slab budget).  nnz(C) is unknown in
+// advance; three ways to lay C out, the first that applies:
 //
-// nnz(C) is unknown in advance, so the pool is sized from an estimate: the
-// first round gets 5/8 of sum_i min(products_i, columns of B) (capped); a row
-// that finds the pool exhausted is left, with the rest of its block, to a
-// next round whose pool is sized from the fill observed so far.  The pool is
-// shared, so all threads run out at about the same time (no thread idles
-// while another finishes alone).
+// 1. Ordered (C's arrays from spk's host pool, the usual case): C is held at
+//    the bound sum_i min(products_i, columns of B) (address space; pages
+//    only for what is written, the rest given back) and adopted at nnz(C).
+//    Blocks of ~512 KiB of bound are computed into per-thread staging slots
+//    and copied into C, in block order, by whichever thread completes the
+//    prefix of computed blocks (streaming stores): no second pass over C.
+// 2. In place, when B's (word, mask) pairs are few: columns counted on the
+//    pairs (popcount), row pointers scanned, C written in place.
+// 3. A pool of pieces: threads append rows to a shared pool in chunks they
+//    reserve with one atomic add and record each row's length; the pool is
+//    sized from an estimate (5/8 of the bound first, capped; a row that finds
+//    it exhausted is left, with the rest of its block, to a next round sized
+//    from the fill observed so far); then one pass over the pieces turns the
+//    lengths into row pointers and copies the entries into C, allocated
+//    exactly.
 //
 // Before the kernel, one pass over A and B validates both, counts the
 // products of every row (64 bits) and writes B's (word, mask) pairs at B's
-// own row offsets (no count-then-fill, no scan).  When B's pairs are few,
-// the columns are instead counted on the pairs (popcount) and C written in
-// place: cheaper there than the pool's second pass over C.
+// own row offsets (no count-then-fill, no scan).
 #pragma once
 
 #include <algorithm>
