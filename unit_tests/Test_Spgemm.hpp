@@ -767,6 +767,24 @@ TEST(TEST_CATEGORY, spgemm_one_call_rounds) {
   check_one_call(A, B, "dense late rows", options);
 }
 
+namespace {
+/// Launches of the one call's ordered kernel in spk::spgemm(A, B, o)
+/// (Kokkos' tool callbacks see every parallel_for by label).
+template <class M>
+int ordered_launches(const M& A, const M& B, const spk::SpgemmOptions& o) {
+  static std::atomic<int> count;
+  count = 0;
+  Kokkos::Tools::Experimental::set_begin_parallel_for_callback(
+      [](const char* name, std::uint32_t, std::uint64_t*) {
+        if (std::string(name) == "spk::spgemm::host_fused_ordered") ++count;
+      });
+  const auto C = spk::spgemm(ExecSpace(), A, B, o);
+  Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);
+  EXPECT_GT(C.nnz(), 0);
+  return count;
+}
+}  // namespace
+
 TEST(TEST_CATEGORY, spgemm_one_call_ordered) {
   // A bound of C above the host pool's 1 MiB blocks: host spaces take the
   // ordered path (C at the bound, blocks staged and copied in order), with
@@ -791,6 +809,15 @@ TEST(TEST_CATEGORY, spgemm_one_call_ordered) {
   options[3].result_memory = spk::SpgemmResultMemory::Kokkos;
   options[4].validate_inputs = false;
   check_one_call(A, B, "40000x30000 * 30000x35000", options);
+  if constexpr (spk::Impl::is_host_space_v<ExecSpace>) {
+    // Which path ran: the ordered kernel's launches, counted by label.
+    if (spk::Impl::memory_pool_enabled()) {
+      const auto A_d = spk::create_mirror_view_and_copy(ExecSpace(), A);
+      const auto B_d = spk::create_mirror_view_and_copy(ExecSpace(), B);
+      EXPECT_EQ(ordered_launches(A_d, B_d, spk::SpgemmOptions()), 1);
+      EXPECT_EQ(ordered_launches(A_d, B_d, options[3]), 0);  // C from Kokkos: pieces
+    }
+  }
   const auto G = spk::rmat<double, int, int>(14, 6, 9);
   check_one_call(G, G, "rmat:14:6 squared", {spk::SpgemmOptions()});
 }
