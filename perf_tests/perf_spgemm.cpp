@@ -311,6 +311,7 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
   }));
   // spk's one-call API (on host spaces: the fused single pass, no symbolic).
   DevCsr<ExecSpace> C_onecall;
+  const std::size_t onecall_record = out.size();
   out.push_back(measure("spk-onecall", opt, [&](double& s, double& n, long long& nnz) {
     const double t0 = now_ms();
     DevCsr<ExecSpace> C = spk::spgemm(space, A, B);
@@ -341,7 +342,7 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
     std::ostringstream note;
     note.precision(3);
     note << "total(ms)=" << now_ms() - t0 << " kernels(ms)" << spk::perf::KernelProfile::summary();
-    out[out.size() - 2].note = note.str();
+    out[onecall_record].note = note.str();
   }
   {
     // Numeric reuse: symbolic once, numeric timed.

@@ -220,6 +220,54 @@ inline void host_pool_free(void* p, std::size_t got, const std::string& label) {
   HostMemoryPool::instance().release(p, got);
 }
 
+/// Gives the whole huge pages inside [p, p + bytes) back to the system (their
+/// contents are dropped; touching them later maps zeroed pages): e.g. the
+/// unused tail of an array allocated at a bound.
+inline void host_release_pages(void* p, std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_DONTNEED)
+  const std::uintptr_t huge = HostMemoryPool::granule;
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t b = (a + huge - 1) / huge * huge, e = (a + bytes) / huge * huge;
+  if (e > b) madvise(reinterpret_cast<void*>(b), e - b, MADV_DONTNEED);  // errors ignored
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
+#if SPK_CAN_ADOPT_ALLOCATIONS
+/// A block of the host pool of at least `bytes`, given back unless adopted
+/// into a managed View.
+class HostPoolBlock {
+ public:
+  HostPoolBlock(const char* label, std::size_t bytes)
+      : label_(label), ptr_(host_pool_allocate(label, bytes, got_)) {}
+  HostPoolBlock(const HostPoolBlock&) = delete;
+  HostPoolBlock& operator=(const HostPoolBlock&) = delete;
+  ~HostPoolBlock() {
+    if (ptr_) host_pool_free(ptr_, got_, label_);
+  }
+  void* data() const noexcept { return ptr_; }
+  /// A managed View of the first n values; its last copy gives the whole
+  /// block back to the pool.  Whole huge pages past the n values go back to
+  /// the system now (a block taken at a bound and filled less).
+  template <class View>
+  View adopt(std::size_t n) {
+    const std::size_t used = n * sizeof(typename View::value_type);
+    host_release_pages(static_cast<char*>(ptr_) + used, got_ - used);
+    View v = adopt_allocation<View>(static_cast<typename View::pointer_type>(ptr_), n, label_,
+                                    &host_pool_free, got_);
+    ptr_ = nullptr;
+    return v;
+  }
+
+ private:
+  const char* label_;
+  std::size_t got_ = 0;
+  void* ptr_;
+};
+#endif
+
 #if defined(KOKKOS_ENABLE_CUDA)
 /// spk's pool on one device: created at first use, destroyed at
 /// Kokkos::finalize (outstanding blocks are released when freed).
@@ -417,14 +465,8 @@ View result_view(const ExecSpace& space, const char* label, std::size_t n, bool 
   }
 #endif
   // Host memory: from the host pool; the record gives back the whole block.
-  if (host_result_pooled<typename View::memory_space>(bytes, pooled)) {
-    std::size_t got = 0;
-    void* p = host_pool_allocate(label, bytes, got);
-    return adopt_allocation<View>(
-        static_cast<typename View::pointer_type>(p), n, label,
-        [](void* q, std::size_t block, const std::string& name) { host_pool_free(q, block, name); },
-        got);
-  }
+  if (host_result_pooled<typename View::memory_space>(bytes, pooled))
+    return HostPoolBlock(label, bytes).template adopt<View>(n);
 #endif
   (void)pooled;
   return View(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string(label)), n);

@@ -154,35 +154,6 @@ struct HostOrderedBlocks {
   }
 };
 
-#if SPK_CAN_ADOPT_ALLOCATIONS
-/// A block of spk's host pool of `bytes`, freed unless adopted into a View.
-struct HostPoolBlock {
-  const char* label;
-  std::size_t got = 0;
-  void* ptr;
-  HostPoolBlock(const char* label_, std::size_t bytes)
-      : label(label_), ptr(host_pool_allocate(label_, bytes, got)) {}
-  HostPoolBlock(const HostPoolBlock&) = delete;
-  HostPoolBlock& operator=(const HostPoolBlock&) = delete;
-  ~HostPoolBlock() {
-    if (ptr) host_pool_free(ptr, got, label);
-  }
-  /// A managed View of the first n values; it gives the whole block back.
-  /// The pages past them (C's unused bound) go back to the system now.
-  template <class View>
-  View adopt(std::size_t n) {
-    const std::size_t used = n * sizeof(typename View::value_type);
-    host_release_pages(static_cast<char*>(ptr) + used, got - used);
-    View v = adopt_allocation<View>(
-        static_cast<typename View::pointer_type>(ptr), n, label,
-        [](void* q, std::size_t block, const std::string& name) { host_pool_free(q, block, name); },
-        got);
-    ptr = nullptr;
-    return v;
-  }
-};
-#endif
-
 /// C = A·B on a host space in one pass (see the top of this file).
 template <class ExecSpace, class S, class O, class F, class DA, class DB>
 CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space,
@@ -295,8 +266,8 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
     const auto stage_v = host_work_view<S>(owners, "spk::spgemm::stage_values", T * K * sv_stride);
     HostPoolBlock c_block("spk::spgemm::C.col_idx", st.bound * sizeof(O));
     HostPoolBlock v_block("spk::spgemm::C.values", st.bound * sizeof(S));
-    O* cci = static_cast<O*>(c_block.ptr);
-    S* cv = static_cast<S*>(v_block.ptr);
+    O* cci = static_cast<O*>(c_block.data());
+    S* cv = static_cast<S*>(v_block.data());
     HostOrderedBlocks order(nb, T * K);
     HostOrderedBlocks* ord = &order;
     const std::int64_t* blk = oblocks.data();

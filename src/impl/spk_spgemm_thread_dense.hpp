@@ -185,21 +185,6 @@ inline void host_advise_huge_pages(const void* p, std::size_t bytes) {
 #endif
 }
 
-/// Gives the whole huge pages inside [p, p + bytes) back to the system (their
-/// contents are dropped; touching them later maps zeroed pages): the unused
-/// tail of an array allocated at a bound.
-inline void host_release_pages(void* p, std::size_t bytes) {
-#if defined(__linux__) && defined(MADV_DONTNEED)
-  const std::uintptr_t huge = std::uintptr_t(2) << 20;
-  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
-  const std::uintptr_t b = (a + huge - 1) / huge * huge, e = (a + bytes) / huge * huge;
-  if (e > b) madvise(reinterpret_cast<void*>(b), e - b, MADV_DONTNEED);  // errors ignored
-#else
-  (void)p;
-  (void)bytes;
-#endif
-}
-
 /// Copies `bytes` from src to dst with streaming stores where the CPU has
 /// them (SSE2): the destination is written once and not read soon, so its
 /// lines need not be read first nor kept in cache.  Ends with a store fence:
