@@ -349,6 +349,11 @@ TEST(TEST_CATEGORY, spgemm_thread_dense_paths) {
   const auto scattered = random_csr(3000, 5000, 8, 62, {10}, {20});
   const auto A_short = random_csr(400, 3000, 2, 63, {0});
   const auto A_long = random_csr(400, 3000, 30, 64, {1}, {2});
+  // Rows of C with ~48 columns over 200000: more touched words than the
+  // insertion sort takes, fewer than 4 per summary word (read off the
+  // summary branch-free; some summary words hold 5 or more).
+  const auto A_mid = random_csr(400, 3000, 6, 65, {4}, {5});
+  const auto wide = random_csr(3000, 200000, 8, 66, {7});
   struct Case {
     const char* name;
     HostCsr<> A, B;
@@ -361,6 +366,7 @@ TEST(TEST_CATEGORY, spgemm_thread_dense_paths) {
       {"banded B unsorted rows", A_long, interleaved_rows(banded), false},
       {"scattered B, short rows", A_short, scattered, false},
       {"scattered B, long rows", A_long, scattered, false},
+      {"wide scattered B, sparse summary", A_mid, wide, false},
   };
   for (const Case& c : cases) {
     const auto ref = spk::reference::spgemm(c.A, c.B);
@@ -720,6 +726,8 @@ TEST(TEST_CATEGORY, spgemm_one_call_random) {
   // Narrow B (the dense row of A covers it) and wide B (hash-sized rows).
   check_one_call(random_csr(2000, 800, 4, 73, {5}, {6}), random_csr(800, 64, 3, 74), "narrow B");
   check_one_call(random_csr(600, 900, 5, 75), random_csr(900, 150000, 30, 76, {}, {8}), "wide B");
+  check_one_call(random_csr(800, 900, 6, 79, {2}), random_csr(900, 200000, 8, 80),
+                 "wide B, short rows");
   // C = A·A: B is A (validated once), banded (B compressed to few pairs:
   // counted first, written in place).
   const auto banded = banded_csr(4000, 4000, 30, 77);

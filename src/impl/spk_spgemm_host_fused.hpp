@@ -230,7 +230,6 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
   // when the pairs are clearly fewer.
   const bool compressed =
       cb.word.extent(0) > 0 && st.pairs * 100 <= host_numeric_compress_pct * std::uint64_t(nnz_b);
-  const std::vector<std::int64_t> blocks = host_row_blocks(m, products, st.products, T);
 
   // 2. Per-thread accumulators (as ThreadDense numeric), cleared by their
   // thread on first use.
@@ -336,6 +335,10 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
     return CMat(A.num_rows(), B.num_cols(), row_map, col_idx, values);
   }
 #endif
+
+  // The other two paths cut rows into blocks of equal work (the ordered
+  // path cuts its own, by bytes of the bound).
+  const std::vector<std::int64_t> blocks = host_row_blocks(m, products, st.products, T);
 
   // Otherwise, a B that compresses very well: counting the columns on the pairs
   // (popcount) costs less than the pool's extra pass over C would, so count
