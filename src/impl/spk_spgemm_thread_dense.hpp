@@ -27,7 +27,7 @@
 #include <spk_memory_pool.hpp>
 #include <type_traits>
 #include <vector>
-#if defined(__SSE2__) && !defined(__CUDACC__)
+#if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 #if defined(__linux__)
@@ -202,7 +202,7 @@ inline void host_advise_huge_pages(const void* p, std::size_t bytes) {
 /// lines need not be read first nor kept in cache.  Ends with a store fence:
 /// the copy is visible before the caller's next store (e.g. a release).
 inline void host_stream_copy(void* dst, const void* src, std::size_t bytes) {
-#if defined(__SSE2__) && !defined(__CUDACC__)
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
   char* d = static_cast<char*>(dst);
   const char* s = static_cast<const char*>(src);
   if (bytes >= 4096) {
@@ -519,7 +519,7 @@ struct SpgemmHostPlan {
 
 // popcount: the popcnt instruction where the CPU has it (checked once at
 // run time; the library is built for baseline x86-64), else the builtin.
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__CUDACC__)
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__CUDA_ARCH__)
 #define SPK_HOST_POPCNT_TARGET __attribute__((target("popcnt")))
 inline bool host_has_popcnt() {
   static const bool has = __builtin_cpu_supports("popcnt");
