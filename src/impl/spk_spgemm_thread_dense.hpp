@@ -12,7 +12,8 @@
 //  - Numeric adds the products into the dense values and marks the bitset
 //    (from the compressed pairs when B compresses); the row comes out sorted
 //    without a sort: its few touched words are insertion-sorted, or the
-//    summary is scanned (O(columns / 4096 + entries)).
+//    summary is scanned (O(columns / 4096 + entries); branch-free when it
+//    holds fewer than 4 words per summary word, as on random rows).
 // When the dense accumulators do not fit SpgemmOptions::slab_budget_bytes,
 // every row uses a per-thread hash table instead (sized for the longest row;
 // columns sorted at the end).  A per-row hash table for wide B was measured
