@@ -310,29 +310,27 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
     C_spk = C;
   }));
   // spk's one-call API (on host spaces: the fused single pass, no symbolic).
+  // Also without sorting each row (spk-onecall-unsorted): the output contract
+  // of Kokkos Kernels' SPGEMM_KK (and of cuSPARSE), for a like-for-like
+  // comparison.  `keep`, when given, holds the last product for --check.
+  spk::SpgemmOptions unsorted;
+  unsorted.sort = spk::SpgemmSort::Unsorted;
+  auto one_call = [&](const spk::SpgemmOptions& o, DevCsr<ExecSpace>* keep) {
+    return [&, o, keep](double& s, double& n, long long& nnz) {
+      const double t0 = now_ms();
+      DevCsr<ExecSpace> C = spk::spgemm(space, A, B, o);
+      space.fence();
+      s = 0;
+      n = now_ms() - t0;
+      nnz = C.nnz();
+      if (keep) *keep = C;
+    };
+  };
   DevCsr<ExecSpace> C_onecall;
+  const spk::SpgemmOptions sorted;
   const std::size_t onecall_record = out.size();
-  out.push_back(measure("spk-onecall", opt, [&](double& s, double& n, long long& nnz) {
-    const double t0 = now_ms();
-    DevCsr<ExecSpace> C = spk::spgemm(space, A, B);
-    space.fence();
-    s = 0;
-    n = now_ms() - t0;
-    nnz = C.nnz();
-    C_onecall = C;
-  }));
-  // The same without sorting each row: the output contract of Kokkos Kernels'
-  // SPGEMM_KK (and of cuSPARSE), for a like-for-like comparison.
-  out.push_back(measure("spk-onecall-unsorted", opt, [&](double& s, double& n, long long& nnz) {
-    spk::SpgemmOptions o;
-    o.sort = spk::SpgemmSort::Unsorted;
-    const double t0 = now_ms();
-    DevCsr<ExecSpace> C = spk::spgemm(space, A, B, o);
-    space.fence();
-    s = 0;
-    n = now_ms() - t0;
-    nnz = C.nnz();
-  }));
+  out.push_back(measure("spk-onecall", opt, one_call(sorted, &C_onecall)));
+  out.push_back(measure("spk-onecall-unsorted", opt, one_call(unsorted, nullptr)));
   if (opt.kernels) {
     // One more one-call product with every kernel fenced and timed by label.
     spk::perf::KernelProfile profile;
@@ -420,9 +418,19 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
       return out;
     };
     const auto bound = spk::reference::spgemm(abs_of(A_h), abs_of(B_h));
-    for (const auto& [impl, C_dev] :
-         {std::make_pair("spk", C_spk), std::make_pair("spk-onecall", C_onecall)}) {
-      auto C = spk::create_mirror_view_and_copy_host(C_dev);
+    // The unsorted one call once more (its timed runs keep nothing), its
+    // rows sorted on the host before the comparison.
+    const DevCsr<ExecSpace> C_unsorted = spk::spgemm(space, A, B, unsorted);
+    struct Checked {
+      const char* impl;
+      DevCsr<ExecSpace> C;
+      bool sorted;  // its rows must come sorted
+    };
+    for (const auto& [impl, C_dev, rows_sorted] :
+         {Checked{"spk", C_spk, true}, Checked{"spk-onecall", C_onecall, true},
+          Checked{"spk-onecall-unsorted", C_unsorted, false}}) {
+      const auto C = rows_sorted ? spk::create_mirror_view_and_copy_host(C_dev)
+                                 : spk::reference::sort_rows(C_dev);
       bool ok = C.nnz() == ref.nnz();
       std::string where;
       for (O i = 0; ok && i <= ref.num_rows(); ++i) {
