@@ -15,13 +15,17 @@
 // memory comes from the pool too unless the caller asks otherwise
 // (result_view; SpgemmOptions::result_memory).
 //
-// On the host (HostSpace), blocks of 1 MiB and more come from a pool of
+// On the host (HostSpace), blocks of 64 KiB and more come from a pool of
 // spk's own: a freed block is kept (best fit, at most a quarter larger than
 // the request) for the next allocation instead of being unmapped.  glibc
 // unmaps every block above 32 MiB on free, so without it each product
 // page-faults all of C and of its work arrays in again: 10-30 % of a host
-// SpGEMM on 2 threads.  New blocks are 2 MiB aligned, with transparent huge
-// pages asked for.  Smaller ones are Kokkos allocations.
+// SpGEMM on 2 threads.  Smaller arrays fault too: glibc trims the top of its
+// heap on free, and a 90000-row product re-faulted its 720 KB products array
+// and C's row map on every call (330 faults, 12 % of its time).  Blocks of
+// 2 MiB and more are multiples of 2 MiB, so aligned, with transparent huge
+// pages asked for; smaller ones are multiples of 64 KiB.  Arrays below 64 KiB
+// are Kokkos allocations.
 //
 // Controls (environment, read at the first pooled allocation):
 //   SPK_MEMORY_POOL=0                  temporaries and results come from
@@ -81,9 +85,11 @@ inline std::uint64_t pool_keep_bytes_from_env(std::uint64_t fallback) {
 class HostMemoryPool {
  public:
   /// Requests below this go to Kokkos.
-  static constexpr std::size_t min_bytes = std::size_t(1) << 20;
+  static constexpr std::size_t min_bytes = std::size_t(64) << 10;
   /// Blocks are multiples of this (and so aligned): a huge page.
   static constexpr std::size_t granule = std::size_t(2) << 20;
+  /// Blocks below a granule are multiples of this.
+  static constexpr std::size_t small_granule = std::size_t(64) << 10;
 
   static HostMemoryPool& instance() {
     // Never destroyed: Views may give blocks back during static destruction.
@@ -96,7 +102,8 @@ class HostMemoryPool {
   }
 
   static std::size_t block_bytes(std::size_t bytes) {
-    return (bytes + granule - 1) / granule * granule;
+    const std::size_t g = bytes < granule ? small_granule : granule;
+    return (bytes + g - 1) / g * g;
   }
 
   /// A block of block_bytes(bytes) bytes: a kept one of at most a quarter
@@ -114,15 +121,16 @@ class HostMemoryPool {
         return p;
       }
     }
-    void* p = std::aligned_alloc(granule, want);
+    const std::size_t align = want < granule ? small_granule : granule;
+    void* p = std::aligned_alloc(align, want);
     if (!p) {
       trim();  // what the pool keeps may be what is missing
-      p = std::aligned_alloc(granule, want);
+      p = std::aligned_alloc(align, want);
     }
     SPK_REQUIRE(p != nullptr, Error, "spk memory pool: could not allocate ", want,
                 " bytes of host memory");
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    madvise(p, want, MADV_HUGEPAGE);  // advice: errors ignored
+    if (want >= granule) madvise(p, want, MADV_HUGEPAGE);  // advice: errors ignored
 #endif
     got = want;
     return p;

@@ -2,6 +2,7 @@
 // memory freed and taken again in stream order keeps each user's data, views
 // are checked against their block, stream_wait orders two instances, and
 // the host pool hands kept blocks out again, only once, as managed Views.
+#include <cstdint>
 #include <spk_compat.hpp>
 #include <spk_memory_pool.hpp>
 #include <spk_test_utils.hpp>
@@ -64,7 +65,7 @@ TEST(TEST_CATEGORY, memory_pool_block) {
 // generation must see only its own values.
 TEST(TEST_CATEGORY, memory_pool_reuse_in_stream_order) {
   const ExecSpace space;
-  // Sizes above 1 MiB: the host pool serves them too.
+  // Sizes above 64 KiB: the host pool serves them too.
   Kokkos::View<double*, Dev> kept("test::kept", 200003);
   for (int gen = 0; gen < 20; ++gen) {
     const std::size_t n = 200003 + 977 * static_cast<std::size_t>(gen % 5);
@@ -116,7 +117,7 @@ TEST(TEST_CATEGORY, memory_pool_stream_wait) {
   }
 }
 
-// The host pool: a result View of 1 MiB or more is a managed View over a
+// The host pool: a result View of 64 KiB or more is a managed View over a
 // pooled block (label, shared ownership); once its last copy goes, the next
 // request of about its size gets the same block back, never while a View
 // still holds it; trim_memory_pool gives kept blocks back.
@@ -160,7 +161,24 @@ TEST(TEST_CATEGORY, memory_pool_host_results) {
   EXPECT_EQ(pool.kept_bytes(), block_bytes);
   spk::trim_memory_pool();
   EXPECT_EQ(pool.kept_bytes(), 0u);
-  // Pooled requests below 1 MiB, and unpooled ones, are Kokkos allocations.
+  // Below a huge page, blocks are multiples of 64 KiB, kept as well.
+  {
+    const std::size_t n_mid = 20000;  // 160 KB: a block of 192 KiB
+    EXPECT_EQ(pool.block_bytes(n_mid * sizeof(double)), std::size_t(192) << 10);
+    HostView mid = spk::Impl::result_view<HostView>(host, "test::mid", n_mid, true);
+    ASSERT_EQ(mid.extent(0), n_mid);
+    EXPECT_EQ(pool.kept_bytes(), 0u);
+    const double* mid_block = mid.data();
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(mid_block) % (std::size_t(64) << 10), 0u);
+    for (std::size_t i = 0; i < n_mid; ++i) mid(i) = 2.0 * static_cast<double>(i);
+    mid = HostView();
+    EXPECT_EQ(pool.kept_bytes(), std::size_t(192) << 10);
+    const HostView again = spk::Impl::result_view<HostView>(host, "test::mid2", n_mid - 10, true);
+    EXPECT_EQ(again.data(), mid_block);
+    EXPECT_EQ(pool.kept_bytes(), 0u);
+  }
+  spk::trim_memory_pool();
+  // Pooled requests below 64 KiB, and unpooled ones, are Kokkos allocations.
   const HostView small = spk::Impl::result_view<HostView>(host, "test::small", 1000, true);
   EXPECT_EQ(small.label(), "test::small");
   const HostView own = spk::Impl::result_view<HostView>(host, "test::own", n, false);

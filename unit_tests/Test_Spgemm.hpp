@@ -794,7 +794,7 @@ int ordered_launches(const M& A, const M& B, const spk::SpgemmOptions& o) {
 }  // namespace
 
 TEST(TEST_CATEGORY, spgemm_one_call_ordered) {
-  // A bound of C above the host pool's 1 MiB blocks: host spaces take the
+  // A bound of C above the host pool's 64 KiB minimum: host spaces take the
   // ordered path (C at the bound, blocks staged and copied in order), with
   // many blocks per thread; empty rows, a dense row, hash rows (no slab
   // budget), and the pool of pieces when C comes from Kokkos.
