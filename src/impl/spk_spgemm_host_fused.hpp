@@ -11,6 +11,9 @@
 //    Blocks of ~512 KiB of bound are computed into per-thread staging slots
 //    and copied into C, in block order, by whichever thread completes the
 //    prefix of computed blocks (streaming stores): no second pass over C.
+//    Once every block before it is placed, a block's offset is known: it
+//    copies what it staged and writes its remaining rows straight into C
+//    with streaming stores (with two threads, about half of C).
 // 2. In place, when B's (word, mask) pairs are few: columns counted on the
 //    pairs (popcount), row pointers scanned, C written in place.
 // 3. A pool of pieces: threads append rows to a shared pool in chunks they
@@ -128,21 +131,39 @@ struct HostOrderedBlocks {
   std::vector<std::int64_t> length, offset;
   std::vector<int> slot_of;
   std::vector<char> computed;
-  std::int64_t placed = 0, end = 0;          // blocks [0, placed) have offsets; they end at `end`
+  std::vector<char> in_c;                   // computed straight into C (nothing to copy)
+  std::int64_t placed = 0, end = 0;         // blocks [0, placed) have offsets; they end at `end`
+  std::atomic<std::int64_t> placed_now{0};  // `placed` and `end`, for threads computing a block
+  std::atomic<std::int64_t> end_now{0};
   std::unique_ptr<std::atomic<int>[]> busy;  // per slot: holds a block not yet placed
 
   HostOrderedBlocks(std::int64_t nb, int slots)
-      : length(nb), offset(nb), slot_of(nb), computed(nb, 0), busy(new std::atomic<int>[slots]) {
+      : length(nb),
+        offset(nb),
+        slot_of(nb),
+        computed(nb, 0),
+        in_c(nb, 0),
+        busy(new std::atomic<int>[slots]) {
     for (int s = 0; s < slots; ++s) busy[s].store(0, std::memory_order_relaxed);
   }
 
-  /// Block b is computed (len entries in `slot`): returns the blocks
-  /// [q0, q1) that now have offsets, for the caller to place.
-  std::pair<std::int64_t, std::int64_t> complete(std::int64_t b, std::int64_t len, int slot) {
+  /// Where block b starts in C if every block before it is placed (its
+  /// offset cannot change until b itself completes), else -1.
+  std::int64_t offset_if_next(std::int64_t b) const {
+    if (placed_now.load(std::memory_order_acquire) != b) return -1;
+    return end_now.load(std::memory_order_relaxed);
+  }
+
+  /// Block b is computed (len entries in `slot`, or already in C at its
+  /// offset: `direct`): returns the blocks [q0, q1) that now have offsets,
+  /// for the caller to place.
+  std::pair<std::int64_t, std::int64_t> complete(std::int64_t b, std::int64_t len, int slot,
+                                                 bool direct) {
     const std::lock_guard<std::mutex> lock(mutex);
     length[b] = len;
     slot_of[b] = slot;
     computed[b] = 1;
+    in_c[b] = direct;
     const std::int64_t q0 = placed;
     const std::int64_t nb = static_cast<std::int64_t>(computed.size());
     while (placed < nb && computed[placed]) {
@@ -150,6 +171,8 @@ struct HostOrderedBlocks {
       end += length[placed];
       ++placed;
     }
+    end_now.store(end, std::memory_order_relaxed);
+    placed_now.store(placed, std::memory_order_release);
     return {q0, placed};
   }
 };
@@ -282,8 +305,10 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
           at += rm[i + 1];
           rm[i + 1] = at;
         }
-        host_stream_copy(cci + off, sc0 + slot * sc_stride, len * sizeof(O));
-        host_stream_copy(cv + off, sv0 + slot * sv_stride, len * sizeof(S));
+        if (!ord->in_c[q]) {
+          host_stream_copy(cci + off, sc0 + slot * sc_stride, len * sizeof(O));
+          host_stream_copy(cv + off, sv0 + slot * sv_stride, len * sizeof(S));
+        }
         ord->busy[slot].store(0, std::memory_order_release);
       }
     };
@@ -307,7 +332,20 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
             O* sc = sc0 + slot * sc_stride;
             S* sv = sv0 + slot * sv_stride;
             std::uint64_t pos = 0;
+            bool direct = false;
             for (std::int64_t i = blk[b]; i < blk[b + 1]; ++i) {
+              // Once every block before this one is placed, its offset is
+              // known: what is staged goes to C, the rest is written there.
+              if (!direct) {
+                const std::int64_t off = ord->offset_if_next(b);
+                if (off >= 0) {
+                  host_stream_copy(cci + off, sc, pos * sizeof(O));
+                  host_stream_copy(cv + off, sv, pos * sizeof(S));
+                  sc = cci + off;
+                  sv = cv + off;
+                  direct = true;
+                }
+              }
               std::uint64_t len = 0;
               if (opr[i] == 0) {
               } else if (!dense) {
@@ -315,14 +353,17 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
                                         mine.hvals, host_hash_capacity(std::min(opr[i], ncols)),
                                         sorted);
               } else {
-                len = host_numeric_dense_either(compressed, arm, aci, av, brm, bci, bv, brm, cbe,
-                                                cbw, cbm, i, pos, sc, sv, mine.bits, mine.bits + nw,
-                                                mine.touched, mine.vals, ns, sorted);
+                len = host_numeric_dense_select(
+                    compressed, direct, arm, aci, av, brm, bci, bv, brm, cbe, cbw, cbm, i, pos, sc,
+                    sv, mine.bits, mine.bits + nw, mine.touched, mine.vals, ns, sorted);
               }
               rm[i + 1] = static_cast<F>(len);  // a length until the block is placed
               pos += len;
             }
-            const auto [q0, q1] = ord->complete(b, static_cast<std::int64_t>(pos), slot);
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
+            if (direct) _mm_sfence();  // the streaming stores, before the block is published
+#endif
+            const auto [q0, q1] = ord->complete(b, static_cast<std::int64_t>(pos), slot, direct);
             place(q0, q1);
           }
           token.release(id);

@@ -628,6 +628,27 @@ inline std::int64_t host_count_hash(const F* arm, const O* aci, const F* brm, co
   return count;
 }
 
+/// *p = v with a streaming (non-temporal) store where the CPU has one for
+/// T's size: C's entries are written once and not read soon.
+template <class T>
+SPK_HOST_ALWAYS_INLINE void host_stream_store(T* p, const T& v) {
+#if defined(__SSE2__) && defined(__x86_64__) && !defined(__CUDA_ARCH__)
+  if constexpr (std::is_trivially_copyable_v<T> && sizeof(T) == 4) {
+    int x;
+    std::memcpy(&x, &v, 4);
+    _mm_stream_si32(reinterpret_cast<int*>(p), x);
+  } else if constexpr (std::is_trivially_copyable_v<T> && sizeof(T) == 8) {
+    long long x;
+    std::memcpy(&x, &v, 8);
+    _mm_stream_si64(reinterpret_cast<long long*>(p), x);
+  } else {
+    *p = v;
+  }
+#else
+  *p = v;
+#endif
+}
+
 /// Row i of C with the bitset and dense values; writes cci/cv from start.
 /// A summary bitset (one bit per word of the bitset) lets the row's columns
 /// come out sorted by scanning the summary and then only the nonzero words:
@@ -635,8 +656,9 @@ inline std::int64_t host_count_hash(const F* arm, const O* aci, const F* brm, co
 /// values are all-zero before and after.
 /// The compressed row k of B is [cbb[k], cbe[k]) (a row map: cbe = cbb + 1).
 /// Unsorted rows come out in the order their words were first touched.
+/// Stream: the row is written with streaming stores (straight into C).
 /// Returns the row's length.
-template <bool Compressed, class F, class O, class S, class P>
+template <bool Compressed, bool Stream = false, class F, class O, class S, class P>
 SPK_HOST_ALWAYS_INLINE std::uint64_t host_numeric_dense(
     const F* arm, const O* aci, const S* av, const F* brm, const O* bci, const S* bv, const F* cbb,
     const F* cbe, const std::uint32_t* cbw, const std::uint64_t* cbm, std::int64_t i, P start,
@@ -676,8 +698,13 @@ SPK_HOST_ALWAYS_INLINE std::uint64_t host_numeric_dense(
     bits[w] = 0;
     do {
       const std::uint64_t c = w * 64 + static_cast<std::uint64_t>(__builtin_ctzll(x));
-      cci[pos] = static_cast<O>(c);
-      cv[pos] = vals[c];
+      if constexpr (Stream) {
+        host_stream_store(cci + pos, static_cast<O>(c));
+        host_stream_store(cv + pos, vals[c]);
+      } else {
+        cci[pos] = static_cast<O>(c);
+        cv[pos] = vals[c];
+      }
       vals[c] = S(0);
       ++pos;
       x &= x - 1;
@@ -729,6 +756,16 @@ SPK_HOST_ALWAYS_INLINE std::uint64_t host_numeric_dense(
 /// host_numeric_dense with B compressed or not, chosen at run time.
 template <class... Args>
 inline std::uint64_t host_numeric_dense_either(bool compressed, const Args&... args) {
+  return compressed ? host_numeric_dense<true>(args...) : host_numeric_dense<false>(args...);
+}
+
+/// host_numeric_dense with B compressed or not, writing the row with
+/// streaming stores when `stream`.
+template <class... Args>
+inline std::uint64_t host_numeric_dense_select(bool compressed, bool stream, const Args&... args) {
+  if (stream)
+    return compressed ? host_numeric_dense<true, true>(args...)
+                      : host_numeric_dense<false, true>(args...);
   return compressed ? host_numeric_dense<true>(args...) : host_numeric_dense<false>(args...);
 }
 
