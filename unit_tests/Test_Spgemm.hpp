@@ -701,7 +701,8 @@ void check_one_call(const spk::CsrMatrix<S, O, F, spk::HostDevice>& A_h,
   const auto ref = spk::reference::spgemm(A_h, B_h);
   const auto bound = product_bound(A_h, B_h);
   auto A = spk::create_mirror_view_and_copy(ExecSpace(), A_h);
-  auto B = spk::create_mirror_view_and_copy(ExecSpace(), B_h);
+  // The same object twice: B is A (C = A·A), as spk sees it.
+  auto B = &A_h == &B_h ? A : spk::create_mirror_view_and_copy(ExecSpace(), B_h);
   for (const spk::SpgemmOptions& o : options) {
     const std::string name = what + (o.sort == spk::SpgemmSort::Sorted ? " sorted" : " unsorted") +
                              (o.slab_budget_bytes == 1 ? " hash" : "") +
@@ -839,6 +840,32 @@ TEST(TEST_CATEGORY, spgemm_one_call_edges) {
                  spk::reference::coo_to_csr(
                      spk_test::random_coo<double, long long, long long>(700, 1100, 5000, 6)),
                  "int64 ordinals and offsets");
+}
+
+// C = A·A on stencils, B the same object as A (one validation serves both):
+// the product matches, and a bad column or row pointer is still reported,
+// naming the row, before any product.
+TEST(TEST_CATEGORY, spgemm_one_call_stencil_squared) {
+  auto S = spk::poisson2d<double, int, int>(150);  // 22500 rows, 5 per row
+  for (std::size_t e = 0; e < S.nnz(); ++e)
+    S.values()(e) = 0.25 + static_cast<double>((e * 7919) % 1013) / 1013.0;
+  check_one_call(S, S, "poisson2d:150 squared");
+  // A 3-D stencil (rows of 7).
+  auto P = spk::poisson3d<double, int, int>(30);
+  check_one_call(P, P, "poisson3d:30 squared", {spk::SpgemmOptions()});
+  auto bad = spk::clone(spk::HostDevice(), S);
+  bad.col_idx()(bad.row_map()(12345) + 1) = S.num_cols() + 3;  // row 12345
+  auto Bad = spk::create_mirror_view_and_copy(ExecSpace(), bad);
+  try {
+    spk::spgemm(ExecSpace(), Bad, Bad);
+    ADD_FAILURE() << "no exception for a column out of range";
+  } catch (const spk::InvalidMatrix& e) {
+    EXPECT_NE(std::string(e.what()).find("12345"), std::string::npos) << e.what();
+  }
+  auto dec = spk::clone(spk::HostDevice(), S);
+  dec.row_map()(20000) = dec.row_map()(20001) + 1;  // decreasing pointers
+  auto Dec = spk::create_mirror_view_and_copy(ExecSpace(), dec);
+  EXPECT_THROW(spk::spgemm(ExecSpace(), Dec, Dec), spk::InvalidMatrix);
 }
 
 TEST(TEST_CATEGORY, spgemm_one_call_errors) {
