@@ -139,6 +139,7 @@ struct Result {
   double symbolic_ms = 0, numeric_ms = 0, total_ms = 0;
   long long nnz_c = -1, peak_bytes = -1;
   std::string note;
+  bool ran = true;  // false: left out by --only
 };
 
 Result measure_or_throw(const std::string& impl, const Options& opt,
@@ -151,7 +152,7 @@ Result measure(const std::string& impl, const Options& opt,
   Result r;
   r.impl = impl;
   if (!wanted(opt, impl)) {
-    r.total_ms = -2;  // not run (--only)
+    r.ran = false;
     return r;
   }
   try {
@@ -583,7 +584,7 @@ void run_space(const Options& opt, spk::perf::Report& report) {
       if (r.impl == "spk") spk_nnz = r.nnz_c;
     }
     for (const Result& r : results) {
-      if (r.total_ms == -2) continue;  // not run (--only)
+      if (!r.ran) continue;
       if (r.total_ms < 0) {
         report.note(name + " " + r.impl + " " + r.note);
         continue;

@@ -101,8 +101,11 @@ class HostMemoryPool {
     return *pool;
   }
 
+  /// The step (and alignment) of a block for `bytes`.
+  static std::size_t step(std::size_t bytes) { return bytes < granule ? small_granule : granule; }
+
   static std::size_t block_bytes(std::size_t bytes) {
-    const std::size_t g = bytes < granule ? small_granule : granule;
+    const std::size_t g = step(bytes);
     return (bytes + g - 1) / g * g;
   }
 
@@ -121,7 +124,7 @@ class HostMemoryPool {
         return p;
       }
     }
-    const std::size_t align = want < granule ? small_granule : granule;
+    const std::size_t align = step(want);
     void* p = std::aligned_alloc(align, want);
     if (!p) {
       trim();  // what the pool keeps may be what is missing

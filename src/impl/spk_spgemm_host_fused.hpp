@@ -360,9 +360,7 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
               rm[i + 1] = static_cast<F>(len);  // a length until the block is placed
               pos += len;
             }
-#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
-            if (direct) _mm_sfence();  // the streaming stores, before the block is published
-#endif
+            if (direct) host_stream_fence();  // before the block is published
             const auto [q0, q1] = ord->complete(b, static_cast<std::int64_t>(pos), slot, direct);
             place(q0, q1);
           }

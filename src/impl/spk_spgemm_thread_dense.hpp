@@ -198,6 +198,14 @@ inline void host_advise_huge_pages(const void* p, std::size_t bytes) {
 #endif
 }
 
+/// Orders the streaming stores before what follows (e.g. publishing the
+/// block they wrote).
+inline void host_stream_fence() {
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__)
+  _mm_sfence();
+#endif
+}
+
 /// Copies `bytes` from src to dst with streaming stores where the CPU has
 /// them (SSE2): the destination is written once and not read soon, so its
 /// lines need not be read first nor kept in cache.  Ends with a store fence:
@@ -763,10 +771,9 @@ inline std::uint64_t host_numeric_dense_either(bool compressed, const Args&... a
 /// streaming stores when `stream`.
 template <class... Args>
 inline std::uint64_t host_numeric_dense_select(bool compressed, bool stream, const Args&... args) {
-  if (stream)
-    return compressed ? host_numeric_dense<true, true>(args...)
-                      : host_numeric_dense<false, true>(args...);
-  return compressed ? host_numeric_dense<true>(args...) : host_numeric_dense<false>(args...);
+  if (!stream) return host_numeric_dense_either(compressed, args...);
+  return compressed ? host_numeric_dense<true, true>(args...)
+                    : host_numeric_dense<false, true>(args...);
 }
 
 /// Row i of C with a hash table of cap slots (keys empty, left empty).
