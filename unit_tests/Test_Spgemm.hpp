@@ -2,6 +2,7 @@
 // the serial Gustavson reference on random matrices with the awkward cases
 // (empty rows, dense rows, rows too long for scratch, rectangular and
 // 0-sized shapes, power-law graphs), numeric reuse, and offset overflow.
+#include <set>
 #include <spk_convert.hpp>
 #include <spk_matrix_market.hpp>
 #include <spk_reference_convert.hpp>
@@ -717,6 +718,53 @@ void check_one_call(const spk::CsrMatrix<S, O, F, spk::HostDevice>& A_h,
 }
 
 }  // namespace
+
+TEST(TEST_CATEGORY, spgemm_host_small_sort) {
+  // The AVX-512 sorting network of the host kernels' touched words (rows of
+  // C touching 17 to 64 bitset words), and the same products with it turned
+  // off (the summary scan, as on CPUs without AVX-512).
+  if (!spk::Impl::is_host_space_v<ExecSpace>) GTEST_SKIP() << "host kernels only";
+  if (spk::Impl::host_use_avx512_sort) {
+    spk::Impl::SplitMix64 rng(5);
+    for (std::uint64_t n = 0; n <= spk::Impl::host_avx512_sort_max; ++n)
+      for (int rep = 0; rep < 20; ++rep) {
+        // Keys from a small range (repeats) or the whole one (the largest
+        // key equals the network's padding); 16 slots past n that it must
+        // leave alone.
+        std::vector<std::uint32_t> a(n + 16, 12345u);
+        for (std::uint64_t i = 0; i < n; ++i)
+          a[i] = rep % 2 ? static_cast<std::uint32_t>(rng.below(40))
+                         : 0xFFFFFFFFu - static_cast<std::uint32_t>(rng.below(1u << 20));
+        auto want = a;
+        std::sort(want.begin(), want.begin() + static_cast<std::ptrdiff_t>(n));
+        spk::Impl::host_sort_u32_avx512(a.data(), n);
+        ASSERT_EQ(a, want) << "n = " << n;
+      }
+  }
+  // Rows of C with 0 to ~190 columns over 3125 bitset words: most touch a
+  // different word per column.
+  const auto A = random_csr(3000, 3000, 6, 101, {0}, {});
+  const auto B = random_csr(3000, 200000, 8, 102, {1});
+  const auto ref = spk::reference::spgemm(A, B);
+  int mid_rows = 0;  // rows touching 17..64 words
+  for (int i = 0; i < ref.num_rows(); ++i) {
+    std::set<int> words;
+    for (int k = ref.row_map()(i); k < ref.row_map()(i + 1); ++k)
+      words.insert(ref.col_idx()(k) >> 6);
+    mid_rows += words.size() > spk::Impl::host_sort_words &&
+                words.size() <= spk::Impl::host_avx512_sort_max;
+  }
+  ASSERT_GT(mid_rows, 1000);
+  const bool had = spk::Impl::host_use_avx512_sort;
+  for (const bool use : {true, false}) {
+    if (use && !had) continue;
+    spk::Impl::host_use_avx512_sort = use;
+    SCOPED_TRACE(use ? "AVX-512 network" : "summary scan");
+    check_one_call(A, B, "17..64 words per row");
+    check_product(A, B, "17..64 words per row", true);
+  }
+  spk::Impl::host_use_avx512_sort = had;
+}
 
 TEST(TEST_CATEGORY, spgemm_one_call_random) {
   // Thousands of rows: several blocks per thread, and pool chunks filled
