@@ -263,6 +263,7 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
   const F* cbe = cb.end.data();
   const std::uint32_t* cbw = cb.word.data();
   const std::uint64_t* cbm = cb.mask.data();
+  const std::int64_t a_end = static_cast<std::int64_t>(arm[m]);  // the kernels' look-ahead
 
 #if SPK_CAN_ADOPT_ALLOCATIONS
   // 3. C at the bound, blocks in order: when C's arrays can come from the
@@ -354,8 +355,8 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
                                         sorted);
               } else {
                 len = host_numeric_dense_select(
-                    compressed, direct, arm, aci, av, brm, bci, bv, brm, cbe, cbw, cbm, i, pos, sc,
-                    sv, mine.bits, mine.bits + nw, mine.touched, mine.vals, ns, sorted);
+                    compressed, direct, arm, aci, av, a_end, brm, bci, bv, brm, cbe, cbw, cbm, i,
+                    pos, sc, sv, mine.bits, mine.bits + nw, mine.touched, mine.vals, ns, sorted);
               }
               rm[i + 1] = static_cast<F>(len);  // a length until the block is placed
               pos += len;
@@ -413,10 +414,10 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
                         [=](const auto& mine, const std::int64_t i0, const std::int64_t i1) {
                           for (std::int64_t i = i0; i < i1; ++i)
                             if (rm[i + 1] != rm[i])
-                              host_numeric_dense_either(compressed, arm, aci, av, brm, bci, bv, brm,
-                                                        cbe, cbw, cbm, i, rm[i], cci, cv, mine.bits,
-                                                        mine.bits + nw, mine.touched, mine.vals, ns,
-                                                        sorted);
+                              host_numeric_dense_either(compressed, arm, aci, av, a_end, brm, bci,
+                                                        bv, brm, cbe, cbw, cbm, i, rm[i], cci, cv,
+                                                        mine.bits, mine.bits + nw, mine.touched,
+                                                        mine.vals, ns, sorted);
                         });
     space.fence();
     return CMat(A.num_rows(), B.num_cols(), row_map, col_idx, values);
@@ -518,9 +519,9 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
               len = host_numeric_hash(arm, aci, av, brm, bci, bv, i, pos, pc, pv, my_keys, my_hvals,
                                       host_hash_capacity(need), sorted);
             } else {
-              len = host_numeric_dense_either(compressed, arm, aci, av, brm, bci, bv, brm, cbe, cbw,
-                                              cbm, i, pos, pc, pv, my_bits, my_bits + nw, touched,
-                                              my_vals, ns, sorted);
+              len = host_numeric_dense_either(compressed, arm, aci, av, a_end, brm, bci, bv, brm,
+                                              cbe, cbw, cbm, i, pos, pc, pv, my_bits, my_bits + nw,
+                                              touched, my_vals, ns, sorted);
             }
             // Lengths as offsets: a wrapped one means nnz(C) does not fit
             // either, which is refused before it is used.
