@@ -10,10 +10,12 @@
 //    many graph matrices), it ORs whole masks and counts new bits with
 //    popcount.
 //  - Numeric adds the products into the dense values and marks the bitset
-//    (from the compressed pairs when B compresses); the row comes out sorted
-//    without a sort: its few touched words are insertion-sorted, or the
-//    summary is scanned (O(columns / 4096 + entries); branch-free when it
-//    holds fewer than 4 words per summary word, as on random rows).
+//    (from the compressed pairs when B compresses; otherwise prefetching B's
+//    rows a few entries of A ahead); the row comes out sorted without sorting
+//    its columns: its touched words are insertion-sorted (up to 16), sorted
+//    by an AVX-512 network (up to 64, where the CPU has it), or read off the
+//    summary (O(columns / 4096 + entries); branch-free when it holds fewer
+//    than 4 words per summary word).
 // When the dense accumulators do not fit SpgemmOptions::slab_budget_bytes,
 // every row uses a per-thread hash table instead (sized for the longest row;
 // columns sorted at the end).  A per-row hash table for wide B was measured
