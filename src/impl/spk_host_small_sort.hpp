@@ -71,10 +71,9 @@ SPK_SMALL_SORT_TARGET inline __m512i reverse(__m512i v) {
   return _mm512_permutexvar_epi32(lanes_xor(15), v);
 }
 
-// Registers v[0, R) of keys, each sorted, become one sorted run
-// of 16 R keys (R a power of two): bitonic merges of runs of 16, 32, ...
-// registers' worth (each a flip stage, then half-cleaners between
-// registers, then within each register).
+// Sorted registers v[0, R) (R a power of two) merged into one sorted run of
+// 16 R keys: bitonic merges of 2, 4, ..., R registers, each a flip stage,
+// then half-cleaners between registers, then within each register.
 template <int R>
 SPK_SMALL_SORT_TARGET inline void merge_runs(__m512i* v) {
   for (int s = 2; s <= R; s *= 2) {

@@ -263,7 +263,7 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
   const F* cbe = cb.end.data();
   const std::uint32_t* cbw = cb.word.data();
   const std::uint64_t* cbm = cb.mask.data();
-  const std::int64_t a_end = static_cast<std::int64_t>(arm[m]);  // the kernels' look-ahead
+  const std::int64_t a_end = host_a_entries(A.row_map());  // the kernels' look-ahead
 
 #if SPK_CAN_ADOPT_ALLOCATIONS
   // 3. C at the bound, blocks in order: when C's arrays can come from the

@@ -598,14 +598,33 @@ inline std::int64_t host_count_compressed_either(bool hw, const F* arm, const O*
 
 // ---- row kernels (raw pointers; one thread per row) --------------------------
 
-/// Distinct columns of row i with the bitset (left all-zero again).
+/// Prefetches, from A's entry ka of a row kernel, the row of B that A's
+/// entry ka + d names (its columns, and values unless V is void) and
+/// the row pointer of entry ka + 2 d (d = host_prefetch_distance): over an
+/// uncompressed B, the rows come from all over B.  Entries ahead may belong
+/// to later rows; they are clamped to A's last, a_end - 1.
+template <class F, class O, class V>
+SPK_HOST_ALWAYS_INLINE void host_prefetch_b_row(const O* aci, std::int64_t a_end, const F* brm,
+                                                const O* bci, const V* bv, std::int64_t ka) {
+  constexpr std::int64_t d = host_prefetch_distance;
+  const std::int64_t k1 = std::min<std::int64_t>(ka + 2 * d, a_end - 1);
+  const std::int64_t k2 = std::min<std::int64_t>(ka + d, a_end - 1);
+  __builtin_prefetch(brm + aci[k1]);
+  const F b2 = brm[aci[k2]];
+  __builtin_prefetch(bci + b2);
+  if constexpr (!std::is_void_v<V>) __builtin_prefetch(bv + b2);
+}
+
+/// Distinct columns of row i with the bitset (left all-zero again); B's
+/// rows prefetched as in host_numeric_dense (a_end: A's entries).
 template <class F, class O>
-inline std::int64_t host_count_bitset(const F* arm, const O* aci, const F* brm, const O* bci,
-                                      std::int64_t i, std::uint64_t* bits, std::uint32_t* touched,
-                                      std::uint64_t nw) {
+inline std::int64_t host_count_bitset(const F* arm, const O* aci, std::int64_t a_end, const F* brm,
+                                      const O* bci, std::int64_t i, std::uint64_t* bits,
+                                      std::uint32_t* touched, std::uint64_t nw) {
   std::int64_t count = 0;
   std::uint64_t nt = 0;
   for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {
+    host_prefetch_b_row(aci, a_end, brm, bci, static_cast<const void*>(nullptr), ka);
     const O k = aci[ka];
     for (F kb = brm[k]; kb < brm[k + 1]; ++kb) {
       const std::uint64_t c = static_cast<std::uint64_t>(bci[kb]);
@@ -673,6 +692,8 @@ SPK_HOST_ALWAYS_INLINE void host_stream_store(T* p, const T& v) {
 /// The compressed row k of B is [cbb[k], cbe[k]) (a row map: cbe = cbb + 1).
 /// Unsorted rows come out in the order their words were first touched.
 /// Stream: the row is written with streaming stores (straight into C).
+/// a_end: A's entries (its last row pointer); the prefetch over an
+/// uncompressed B reads A's columns ahead of the row, below a_end.
 /// Returns the row's length.
 template <bool Compressed, bool Stream = false, class F, class O, class S, class P>
 SPK_HOST_ALWAYS_INLINE std::uint64_t host_numeric_dense(
@@ -684,17 +705,7 @@ SPK_HOST_ALWAYS_INLINE std::uint64_t host_numeric_dense(
   // read-modify-write chain through memory), then marked in the summary.
   std::uint64_t nt = 0;
   for (F ka = arm[i]; ka < arm[i + 1]; ++ka) {
-    if constexpr (!Compressed) {
-      // B's rows scattered over B (see host_prefetch_distance); the entries
-      // of A ahead may belong to later rows (clamped to A's last, a_end - 1).
-      constexpr std::int64_t d = host_prefetch_distance;
-      const std::int64_t k1 = std::min<std::int64_t>(ka + 2 * d, a_end - 1);
-      const std::int64_t k2 = std::min<std::int64_t>(ka + d, a_end - 1);
-      __builtin_prefetch(brm + aci[k1]);
-      const F b2 = brm[aci[k2]];
-      __builtin_prefetch(bci + b2);
-      __builtin_prefetch(bv + b2);
-    }
+    if constexpr (!Compressed) host_prefetch_b_row(aci, a_end, brm, bci, bv, ka);
     const O k = aci[ka];
     const S a = av[ka];
     if constexpr (Compressed) {
@@ -857,6 +868,14 @@ inline std::uint64_t host_numeric_hash(const F* arm, const O* aci, const S* av, 
 
 // ---- phases -------------------------------------------------------------------
 
+/// A's entries by its last row pointer (host row map; 0 when empty): where
+/// the kernels' look-ahead stops.
+template <class RowMap>
+std::int64_t host_a_entries(const RowMap& arm) {
+  const std::size_t n = arm.extent(0);
+  return n > 0 ? static_cast<std::int64_t>(arm.data()[n - 1]) : 0;
+}
+
 /// counts(i + 1) = distinct columns of row i of C.
 template <class ExecSpace, class V, class F, class Products, class Counts>
 void spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint64_t ncols,
@@ -884,6 +903,7 @@ void spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint64_t ncol
   const F* brm = v.brm.data();
   const O* aci = v.aci.data();
   const O* bci = v.bci.data();
+  const std::int64_t a_end = host_a_entries(v.arm);
   const auto& cb = p.cb;
   const bool compressed = cb.used;
   const bool hw = host_has_popcnt();
@@ -917,7 +937,7 @@ void spgemm_host_symbolic(const ExecSpace& space, const V& v, std::uint64_t ncol
           } else if (dense) {
             std::uint64_t* my_bits = bits.data() + id * bits_stride;
             std::uint32_t* touched = reinterpret_cast<std::uint32_t*>(my_bits + nw);
-            count = host_count_bitset(arm, aci, brm, bci, i, my_bits, touched, nw);
+            count = host_count_bitset(arm, aci, a_end, brm, bci, i, my_bits, touched, nw);
           } else {
             const std::uint64_t cap = host_hash_capacity(std::min(pr, ncols));
             count = host_count_hash(arm, aci, brm, bci, i, keys.data() + id * keys_stride, cap);
@@ -951,8 +971,7 @@ void spgemm_host_numeric(const ExecSpace& space, const V& v, std::uint64_t ncols
   const O* aci = v.aci.data();
   const O* bci = v.bci.data();
   const S* av = v.av.data();
-  const std::int64_t a_end =  // A's entries (the kernels' look-ahead stays below)
-      v.arm.extent(0) > 0 ? static_cast<std::int64_t>(arm[v.arm.extent(0) - 1]) : 0;
+  const std::int64_t a_end = host_a_entries(v.arm);
   const S* bv = v.bv.data();
   O* cci = v.cci.data();
   S* cv = v.cv.data();
