@@ -1,8 +1,8 @@
 // One call and two-phase products under ASan: A and B from Kokkos allocations
 // (no pool: SPK_MEMORY_POOL=0), so a read past A's entries is caught.
 #include <Kokkos_Core.hpp>
-#include <spk.hpp>
 #include <cstdio>
+#include <spk.hpp>
 int main(int argc, char** argv) {
   Kokkos::initialize(argc, argv);
   {
@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
         spk::CsrMatrix<double, int, int, Kokkos::OpenMP> C2;
         spk::spgemm_symbolic(Kokkos::OpenMP(), h, Ah, Bh, C2);
         spk::spgemm_numeric(Kokkos::OpenMP(), h, Ah, Bh, C2);
-        std::printf("%s sorted=%d nnz %lld %lld\n", argv[a], sorted, (long long)C.nnz(), (long long)C2.nnz());
+        std::printf("%s sorted=%d nnz %lld %lld\n", argv[a], sorted, (long long)C.nnz(),
+                    (long long)C2.nnz());
       }
     }
   }
