@@ -131,10 +131,10 @@ struct HostOrderedBlocks {
   std::vector<std::int64_t> length, offset;
   std::vector<int> slot_of;
   std::vector<char> computed;
-  std::vector<char> in_c;                   // computed straight into C (nothing to copy)
-  std::int64_t placed = 0, end = 0;         // blocks [0, placed) have offsets; they end at `end`
-  std::atomic<std::int64_t> placed_now{0};  // `placed` and `end`, for threads computing a block
-  std::atomic<std::int64_t> end_now{0};
+  std::vector<char> in_c;  // computed straight into C (nothing to copy)
+  // Blocks [0, placed) have offsets; they end at `end`.  Written under the
+  // mutex; read without it by threads computing a block (offset_if_next).
+  std::atomic<std::int64_t> placed{0}, end{0};
   std::unique_ptr<std::atomic<int>[]> busy;  // per slot: holds a block not yet placed
 
   HostOrderedBlocks(std::int64_t nb, int slots)
@@ -150,8 +150,8 @@ struct HostOrderedBlocks {
   /// Where block b starts in C if every block before it is placed (its
   /// offset cannot change until b itself completes), else -1.
   std::int64_t offset_if_next(std::int64_t b) const {
-    if (placed_now.load(std::memory_order_acquire) != b) return -1;
-    return end_now.load(std::memory_order_relaxed);
+    if (placed.load(std::memory_order_acquire) != b) return -1;
+    return end.load(std::memory_order_relaxed);
   }
 
   /// Block b is computed (len entries in `slot`, or already in C at its
@@ -164,16 +164,16 @@ struct HostOrderedBlocks {
     slot_of[b] = slot;
     computed[b] = 1;
     in_c[b] = direct;
-    const std::int64_t q0 = placed;
+    const std::int64_t q0 = placed.load(std::memory_order_relaxed);
     const std::int64_t nb = static_cast<std::int64_t>(computed.size());
-    while (placed < nb && computed[placed]) {
-      offset[placed] = end;
-      end += length[placed];
-      ++placed;
+    std::int64_t q = q0, e = end.load(std::memory_order_relaxed);
+    for (; q < nb && computed[q]; ++q) {
+      offset[q] = e;
+      e += length[q];
     }
-    end_now.store(end, std::memory_order_relaxed);
-    placed_now.store(placed, std::memory_order_release);
-    return {q0, placed};
+    end.store(e, std::memory_order_relaxed);
+    placed.store(q, std::memory_order_release);  // after `end`: offset_if_next reads both
+    return {q0, q};
   }
 };
 
@@ -368,7 +368,7 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
           token.release(id);
         });
     space.fence();
-    const std::uint64_t nnz = static_cast<std::uint64_t>(order.end);
+    const std::uint64_t nnz = static_cast<std::uint64_t>(order.end.load());
     require_fits_offset<F>(nnz, st.products, "spk::spgemm");
     col_idx = c_block.adopt<typename CMat::index_type>(nnz);
     values = v_block.adopt<typename CMat::values_type>(nnz);
