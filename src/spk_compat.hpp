@@ -6,8 +6,11 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstddef>
+#include <map>
+#include <mutex>
 #include <spk_config.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #if defined(KOKKOS_VERSION) && KOKKOS_VERSION >= 40000
@@ -42,16 +45,65 @@ template <class ExecSpace>
 inline constexpr bool is_host_space_v =
     Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 
+#if SPK_KOKKOS_4 && defined(KOKKOS_ENABLE_CUDA)
+/// Kokkos::Cuda instances on streams of their own, made for the stream of
+/// `space` (key: that stream and `kind`) the first time and kept until
+/// Kokkos::finalize: creating an instance costs allocations and
+/// synchronisations.  The streams get `priority` (a CUDA stream priority).
+inline std::vector<Kokkos::Cuda>& cuda_instances_for(const Kokkos::Cuda& space, int kind, int n,
+                                                     int priority) {
+  using Key = std::pair<cudaStream_t, int>;
+  static std::mutex mutex;
+  static std::map<Key, std::vector<Kokkos::Cuda>>* made = nullptr;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (!made) {
+    made = new std::map<Key, std::vector<Kokkos::Cuda>>();
+    Kokkos::push_finalize_hook([]() {
+      const std::lock_guard<std::mutex> l(mutex);
+      delete made;
+      made = nullptr;
+    });
+  }
+  auto& v = (*made)[Key(space.cuda_stream(), kind)];
+  if (v.empty()) {
+    int device = 0;
+    cudaGetDevice(&device);
+    cudaSetDevice(space.cuda_device());
+    for (int k = 0; k < n; ++k) {
+      cudaStream_t s = nullptr;
+      const cudaError_t e = cudaStreamCreateWithPriority(&s, cudaStreamDefault, priority);
+      if (e != cudaSuccess) {
+        cudaGetLastError();
+        v.assign(n, space);  // no new stream: the work runs in order on `space`
+        break;
+      }
+      v.push_back(Kokkos::Cuda(s, Kokkos::Impl::ManageStream::yes));
+    }
+    cudaSetDevice(device);
+  }
+  return v;
+}
+#endif
+
 /// n execution space instances whose work may overlap: separate CUDA
-/// streams with Kokkos 4 on devices, the given instance n times otherwise
-/// (Kokkos 3.4 has no partition_space; on hosts it would split the threads).
-/// Creating instances costs allocations and synchronisations, so the
-/// streams are made once per process and released at Kokkos::finalize.
+/// streams with Kokkos 4 on devices (4 at most, at the priority of `space`'s
+/// stream; each instance of `space` gets streams of its own, so that the
+/// work of two instances does not queue on shared streams), the given
+/// instance n times otherwise (Kokkos 3.4 has no partition_space; on hosts
+/// it would split the threads).
 template <class ExecSpace>
 std::vector<ExecSpace> concurrent_instances(const ExecSpace& space, int n) {
 #if SPK_KOKKOS_4
   if constexpr (!is_host_space_v<ExecSpace>) {
     if (n > 1) {
+#if defined(KOKKOS_ENABLE_CUDA)
+      if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+        int priority = 0;
+        cudaStreamGetPriority(space.cuda_stream(), &priority);
+        const auto& v = cuda_instances_for(space, 0, 4, priority);
+        return std::vector<ExecSpace>(v.begin(), v.begin() + std::min<int>(n, 4));
+      }
+#endif
       static std::vector<ExecSpace>* pool = nullptr;
       if (!pool) {
         pool = new std::vector<ExecSpace>(
@@ -66,6 +118,25 @@ std::vector<ExecSpace> concurrent_instances(const ExecSpace& space, int n) {
   }
 #endif
   return std::vector<ExecSpace>(n > 0 ? n : 1, space);
+}
+
+/// An instance for short work that may overlap the work queued on `space`
+/// and should not wait behind it (the distributed product's ghost block and
+/// communication plan while its local block's numeric runs): on CUDA with
+/// Kokkos 4 a stream of its own at the device's highest priority, whose
+/// blocks the GPU schedules before those of the streams already busy;
+/// `space` itself elsewhere.  Order it after `space`'s work with
+/// stream_wait (spk_memory_pool.hpp).
+template <class ExecSpace>
+ExecSpace priority_instance(const ExecSpace& space) {
+#if SPK_KOKKOS_4 && defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    int least = 0, greatest = 0;
+    cudaDeviceGetStreamPriorityRange(&least, &greatest);
+    return cuda_instances_for(space, 1, 1, greatest).front();
+  }
+#endif
+  return space;
 }
 
 /// Short lowercase name used in test names, JSON and the command line.

@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <climits>
 #include <impl/spk_dist_ipc.hpp>
+#include <memory>
 #include <spk_device.hpp>
 #include <spk_dist_layout.hpp>
+#include <spk_memory_pool.hpp>
 #include <vector>
 
 namespace spk::dist::Impl {
@@ -83,12 +85,12 @@ void exchange_views(MPI_Comm comm, int tag, const std::vector<int>& send_ranks,
 /// idx(k) = wanted(k) - begin on the device; returns a wanted global index
 /// outside [begin, end), or a negative number if there is none.  (A free
 /// function: CUDA device lambdas may not live in constructors.)
-template <class Wanted, class Idx>
-long long local_indices(const Wanted& wanted, const Idx& idx, long long begin, long long end) {
-  using Exec = typename Idx::execution_space;
+template <class ExecSpace, class Wanted, class Idx>
+long long local_indices(const ExecSpace& space, const Wanted& wanted, const Idx& idx,
+                        long long begin, long long end) {
   long long bad = -1;
   Kokkos::parallel_reduce(
-      "spk::dist::send_idx", Kokkos::RangePolicy<Exec>(0, wanted.extent(0)),
+      "spk::dist::send_idx", Kokkos::RangePolicy<ExecSpace>(space, 0, wanted.extent(0)),
       KOKKOS_LAMBDA(const long long k, long long& b) {
         const long long g = wanted(k);
         idx(k) = static_cast<int>(g - begin);
@@ -133,6 +135,17 @@ class CommPlan {
   CommPlan(const RowLayout& layout, const std::vector<long long>& ghost_gids,
            const Kokkos::View<long long*, device_type>& ghost_gids_device,
            const Impl::StepTimer& step = {})
+      : CommPlan(typename device_type::execution_space(), layout, ghost_gids, ghost_gids_device,
+                 step) {}
+
+  /// As above, with its device work on `space` (fenced), which is the only
+  /// instance it waits for: spk::dist::spgemm builds C's plan on a second
+  /// instance while the local block's numeric runs on the first.
+  template <class ExecSpace>
+  CommPlan(const ExecSpace& space, const RowLayout& layout,
+           const std::vector<long long>& ghost_gids,
+           const Kokkos::View<long long*, device_type>& ghost_gids_device,
+           const Impl::StepTimer& step = {})
       : comm_(layout.comm()) {
     const int p = layout.num_ranks();
     SPK_REQUIRE(layout.local_size() <= INT_MAX && ghost_gids.size() <= size_t(INT_MAX), Overflow,
@@ -164,19 +177,24 @@ class CommPlan {
       }
     // Tell each owner which of its entries we need.
     const long long nw = send_displs_.back();
-    send_idx_ = index_view(Kokkos::ViewAllocateWithoutInitializing("spk::dist::send_idx"), nw);
+    // From spk's pool where the exchanges do not hand it to MPI in place: a
+    // cudaMalloc here would be ordered against the other instance's kernels.
+    send_idx_ = spk::Impl::result_view<index_view>(space, "spk::dist::send_idx", nw,
+                                                   !Impl::mpi_reads_directly<memory_space>());
     const long long begin = layout.begin();
     long long bad = -1;  // a wanted index this rank does not own
     if (ipc) {
       SPK_REQUIRE(ghost_gids_device.extent(0) == ghost_gids.size(), ShapeMismatch,
                   "spk::dist::CommPlan: the device ghost list has ", ghost_gids_device.extent(0),
                   " entries, the host one ", ghost_gids.size());
-      Kokkos::View<long long*, device_type> wanted(
-          Kokkos::ViewAllocateWithoutInitializing("spk::dist::wanted"), nw);
+      std::vector<std::shared_ptr<void>> temps;
+      const auto wanted = spk::Impl::pooled_view<Kokkos::View<long long*, device_type>>(
+          space, temps, "spk::dist::wanted", nw);
+      space.fence();  // (the IPC copies write `wanted` on a stream of their own)
       Impl::exchange_views(comm_, 7101, recv_ranks_, recv_displs_, ghost_gids_device, send_ranks_,
                            send_displs_, wanted, true);
       if (step) step("plan.wanted_gids");
-      bad = Impl::local_indices(wanted, send_idx_, begin, layout.end());
+      bad = Impl::local_indices(space, wanted, send_idx_, begin, layout.end());
     } else {
       std::vector<long long> wanted(nw);
       std::vector<MPI_Request> req;
@@ -189,7 +207,8 @@ class CommPlan {
         if (!layout.owns(wanted[k]) && bad < 0) bad = wanted[k];
         h(k) = static_cast<int>(wanted[k] - begin);
       }
-      Kokkos::deep_copy(send_idx_, h);
+      Kokkos::deep_copy(space, send_idx_, h);
+      space.fence();  // h goes at the end of this scope
     }
     SPK_REQUIRE(bad < 0, InvalidMatrix, "spk::dist::CommPlan: rank asked for ", bad, " which rank ",
                 layout.rank(), " does not own");

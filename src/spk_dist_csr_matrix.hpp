@@ -176,23 +176,24 @@ class DistCsrMatrix {
                 const CsrMatrix<Scalar, Ordinal, Offset, D2>& ghost,
                 const std::vector<long long>& ghost_gids,
                 const Kokkos::View<long long*, device_type>& ghost_gids_device = {})
-      : DistCsrMatrix(Impl::GhostListComplete(), row_layout, col_layout, local, ghost, ghost_gids,
-                      fenced(ghost_gids_device)) {}
+      : DistCsrMatrix(Impl::GhostListComplete(), execution_space(), row_layout, col_layout, local,
+                      ghost, ghost_gids, fenced(ghost_gids_device)) {}
 
   /// As above, for a ghost_gids_device that no kernel is still writing: no
   /// fence, and only the blocks' extents are read, so kernels may still be
   /// writing their columns and values (spk::dist::spgemm builds C's plan
-  /// while the local block's numeric runs).  step (optional) times the
+  /// while the local block's numeric runs).  The plan's device work runs on
+  /// `space`, the only instance it waits for.  step (optional) times the
   /// plan's stages.  Collective.
-  template <class D2>
-  DistCsrMatrix(Impl::GhostListComplete, const RowLayout& row_layout, const RowLayout& col_layout,
-                const CsrMatrix<Scalar, Ordinal, Offset, D2>& local,
+  template <class ExecSpace, class D2>
+  DistCsrMatrix(Impl::GhostListComplete, const ExecSpace& space, const RowLayout& row_layout,
+                const RowLayout& col_layout, const CsrMatrix<Scalar, Ordinal, Offset, D2>& local,
                 const CsrMatrix<Scalar, Ordinal, Offset, D2>& ghost,
                 const std::vector<long long>& ghost_gids,
                 const Kokkos::View<long long*, device_type>& ghost_gids_device,
                 const Impl::StepTimer& step = {})
       : row_layout_(row_layout), col_layout_(col_layout) {
-    assemble(create_mirror_view_and_copy(device_type(), local),
+    assemble(space, create_mirror_view_and_copy(device_type(), local),
              create_mirror_view_and_copy(device_type(), ghost), ghost_gids, ghost_gids_device,
              step);
   }
@@ -415,7 +416,13 @@ class DistCsrMatrix {
   }
 
   void assemble(const local_matrix_type& local, const local_matrix_type& ghost,
-                const std::vector<long long>& ghost_gids,
+                const std::vector<long long>& ghost_gids) {
+    assemble(execution_space(), local, ghost, ghost_gids);
+  }
+
+  template <class ExecSpace>
+  void assemble(const ExecSpace& space, const local_matrix_type& local,
+                const local_matrix_type& ghost, const std::vector<long long>& ghost_gids,
                 const Kokkos::View<long long*, device_type>& ghost_gids_device = {},
                 const Impl::StepTimer& step = {}) {
     local_ = local;
@@ -423,15 +430,20 @@ class DistCsrMatrix {
     ghost_gids_host_ = ghost_gids;
     if (ghost_gids_device.extent(0) == ghost_gids.size() && ghost_gids.size() > 0) {
       ghost_gids_ = ghost_gids_device;
+    } else if (ghost_gids.empty()) {
+      // (no allocation, whose free would synchronise the device)
+      ghost_gids_ = Kokkos::View<long long*, device_type>();
     } else {
       ghost_gids_ = Kokkos::View<long long*, device_type>(
           Kokkos::ViewAllocateWithoutInitializing("spk::dist::ghost_gids"), ghost_gids.size());
       Kokkos::View<const long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> h(
           ghost_gids.data(), ghost_gids.size());
-      Kokkos::deep_copy(ghost_gids_, h);
+      Kokkos::deep_copy(space, ghost_gids_, h);
+      space.fence();  // h is the caller's
     }
     if (step) step("plan.ghost_gids");
-    plan_ = std::make_shared<CommPlan<device_type>>(col_layout_, ghost_gids, ghost_gids_, step);
+    plan_ =
+        std::make_shared<CommPlan<device_type>>(space, col_layout_, ghost_gids, ghost_gids_, step);
     global_nnz_ = Impl::allreduce_sum<long long>(comm(), local_nnz());
     workspace_ = std::make_shared<SpmvWorkspace>();
     if (step) step("plan.global_nnz");

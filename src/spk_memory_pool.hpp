@@ -313,6 +313,12 @@ inline cudaMemPool_t cuda_memory_pool(int device) {
     cudaGetDeviceProperties(&prop, device);
     std::uint64_t keep = pool_keep_bytes_from_env(prop.totalGlobalMem / 4);
     cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+    // Memory freed on one stream is reused on another only once the free
+    // has run or is ordered before by events, never by making the
+    // allocating stream wait for the freeing one: work on a second stream
+    // (priority_instance) must not queue behind a long kernel on the first.
+    int no = 0;
+    cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowInternalDependencies, &no);
   }
   return pool;
 }

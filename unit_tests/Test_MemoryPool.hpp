@@ -117,6 +117,50 @@ TEST(TEST_CATEGORY, memory_pool_stream_wait) {
   }
 }
 
+// priority_instance: on CUDA (Kokkos 4) a stream of its own at the device's
+// highest priority, the same one at every call, with bin streams of its own
+// at that priority; elsewhere the instance itself.  Work on it ordered by
+// stream_wait sees what the first instance wrote.  spk's CUDA pool never
+// makes one stream wait for another to reuse memory.
+TEST(TEST_CATEGORY, memory_pool_priority_instance) {
+  const ExecSpace space;
+  const ExecSpace side = spk::Impl::priority_instance(space);
+#if SPK_KOKKOS_4 && defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    EXPECT_NE(side.cuda_stream(), space.cuda_stream());
+    EXPECT_EQ(spk::Impl::priority_instance(space).cuda_stream(), side.cuda_stream());
+    int least = 0, greatest = 0, prio = 1;
+    cudaDeviceGetStreamPriorityRange(&least, &greatest);
+    cudaStreamGetPriority(side.cuda_stream(), &prio);
+    EXPECT_EQ(prio, greatest);
+    const auto mine = spk::Impl::concurrent_instances(space, 4);
+    const auto its = spk::Impl::concurrent_instances(side, 4);
+    ASSERT_EQ(its.size(), 4u);
+    for (const auto& x : its) {
+      cudaStreamGetPriority(x.cuda_stream(), &prio);
+      EXPECT_EQ(prio, greatest);
+      EXPECT_NE(x.cuda_stream(), side.cuda_stream());
+      for (const auto& y : mine) EXPECT_NE(x.cuda_stream(), y.cuda_stream());
+    }
+    if (spk::Impl::memory_pool_enabled()) {
+      int internal = 1;
+      cudaMemPoolGetAttribute(spk::Impl::cuda_memory_pool(space.cuda_device()),
+                              cudaMemPoolReuseAllowInternalDependencies, &internal);
+      EXPECT_EQ(internal, 0);
+    }
+  }
+#endif
+  Kokkos::View<double*, Dev> x("test::x", 1 << 20), y("test::y", 1 << 20);
+  space.fence();
+  for (int rep = 0; rep < 5; ++rep) {
+    fill_affine(space, x, 2.0, rep);
+    spk::Impl::stream_wait(side, space);
+    copy_plus_one(side, x, y);
+    side.fence();
+    ASSERT_EQ(count_wrong(y, 2.0, rep + 1.0), 0) << "repeat " << rep;
+  }
+}
+
 // The host pool: a result View of 64 KiB or more is a managed View over a
 // pooled block (label, shared ownership); once its last copy goes, the next
 // request of about its size gets the same block back, never while a View

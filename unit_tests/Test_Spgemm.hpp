@@ -440,6 +440,38 @@ TEST(TEST_CATEGORY, spgemm_numeric_reuse) {
   }
 }
 
+// Two products at once: one queued on an instance (numeric not waited for)
+// while another runs on priority_instance, as the distributed product does
+// with its local and ghost blocks.  Each instance's bins go on streams of
+// their own; both results match the reference.
+TEST(TEST_CATEGORY, spgemm_two_instances) {
+  const ExecSpace space;
+  const ExecSpace side = spk::Impl::priority_instance(space);
+  const auto A1_h = random_csr(6000, 5000, 24, 51);
+  const auto B1_h = random_csr(5000, 7000, 20, 52);
+  const auto A2_h = random_csr(700, 600, 9, 53, {5}, {3});
+  const auto B2_h = random_csr(600, 800, 8, 54);
+  for (int rep = 0; rep < 2; ++rep) {
+    SCOPED_TRACE("repeat " + std::to_string(rep));
+    auto A1 = spk::create_mirror_view_and_copy(ExecSpace(), A1_h);
+    auto B1 = spk::create_mirror_view_and_copy(ExecSpace(), B1_h);
+    auto A2 = spk::create_mirror_view_and_copy(ExecSpace(), A2_h);
+    auto B2 = spk::create_mirror_view_and_copy(ExecSpace(), B2_h);
+    space.fence();
+    spk::SpgemmHandle<int, int, ExecSpace> h1, h2;
+    spk::CsrMatrix<double, int, int, ExecSpace> C1, C2;
+    spk::spgemm_symbolic(space, h1, A1, B1, C1);
+    spk::Impl::spgemm_numeric_queue(space, h1, A1, B1, C1);
+    spk::spgemm_symbolic(side, h2, A2, B2, C2);
+    spk::spgemm_numeric(side, h2, A2, B2, C2);
+    space.fence();
+    expect_product(C1, h1.options().sort, spk::reference::spgemm(A1_h, B1_h),
+                   product_bound(A1_h, B1_h), "queued");
+    expect_product(C2, h2.options().sort, spk::reference::spgemm(A2_h, B2_h),
+                   product_bound(A2_h, B2_h), "priority instance");
+  }
+}
+
 TEST(TEST_CATEGORY, spgemm_result_memory) {
   // C's arrays are managed Views the caller owns, from spk's pool (CUDA) or
   // from Kokkos: a copy keeps an array alive after C and the handle are gone.

@@ -46,18 +46,21 @@ CsrMatrix<S, O, F, D> local_spgemm_symbolic(const ExecSpace& space, LocalSpgemmH
   // needs them (C's ghost list comes from them), so numeric runs once here.  Sorted rows keep
   // the column order the same in every numeric call.
   h = LocalSpgemmHandle<O, F, D>();
+  // C's blocks may go to MPI in place (gather): no pool memory then.
+  const bool pooled = !mpi_reads_directly<typename D::memory_space>();
   if (B.nnz() == 0) {
+    // (its row map on `space`: a Kokkos allocation would initialise it on
+    // the default instance and wait for what runs there)
     using M = CsrMatrix<S, O, F, D>;
-    return M(A.num_rows(), B.num_cols(),
-             typename M::row_map_type("spk::dist::empty.row_map", A.num_rows() + 1),
-             typename M::index_type(), typename M::values_type());
+    const auto rm = spk::Impl::result_view<typename M::row_map_type>(
+        space, "spk::dist::empty.row_map", A.num_rows() + 1, pooled);
+    Kokkos::deep_copy(space, rm, F(0));
+    return M(A.num_rows(), B.num_cols(), rm, typename M::index_type(), typename M::values_type());
   }
   spk::SpgemmOptions opt;
   opt.sort = spk::SpgemmSort::Sorted;
   opt.validate_inputs = false;  // built by this layer; B_ext's rows are unsorted
-  // C's blocks may go to MPI in place (gather): no pool memory then.
-  if (mpi_reads_directly<typename D::memory_space>())
-    opt.result_memory = spk::SpgemmResultMemory::Kokkos;
+  if (!pooled) opt.result_memory = spk::SpgemmResultMemory::Kokkos;
   h.handle = std::make_shared<spk::SpgemmHandle<O, F, D>>(opt);
   CsrMatrix<S, O, F, D> C;
   spk::spgemm_symbolic(space, *h.handle, A, B, C);

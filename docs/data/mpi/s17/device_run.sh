@@ -1,0 +1,45 @@
+#!/bin/bash
+# Seventeenth session, one GPU (no multi-GPU kind was lent): the distributed
+# product with its ghost block and C's plan on a second, high-priority stream
+# while the local numeric runs (new) against the code before (base).
+#   STEP=tests: the CUDA unit tests, then the MPI tests on 1 and 2 ranks (two
+#     ranks share the one GPU);
+#   STEP=perf: perf_dist one-call C = A*A, base and new in turn, ROUNDS rounds,
+#     at NPS ranks (ranks beyond the GPUs share them: only np=1 times mean much).
+# CARRY (default .carry/x17): perf_dist_base.gz (build-cuda-mpi at 6192156),
+# perf_dist_new.gz, spk_mpi_tests.gz (build-cuda-mpi), spk_unit_tests.gz
+# (build-cuda-ut), m/ (cage10, small/{ash219,bcsstk03,empty_3x4,west0479}).
+#   run(kind=nvidia-h100-x1, carry=[".carry/x17"], command="STEP=tests bash docs/data/mpi/s17/device_run.sh")
+#   run(kind=nvidia-h100-x1, carry=[".carry/x17"], command="STEP=perf ROUNDS=3 bash docs/data/mpi/s17/device_run.sh")
+set -uo pipefail
+C=${CARRY:-.carry/x17}
+export D=.s17  # relative: mpi_unit_tests.sh reads $PWD/$D/m
+OUT=${OUT:-/tmp/out}
+mkdir -p "$D" "$OUT"
+cp -r "$C/m" "$D/"
+for f in "$C"/*.gz; do
+  b=$(basename "$f" .gz)
+  [ -x "$D/$b" ] || { gunzip -c "$f" >"$D/$b" && chmod +x "$D/$b"; }
+done
+source perf_tests/gpu/mpi_env.sh
+nvidia-smi -L >"$OUT/env.txt"
+if [ "${STEP:-tests}" = tests ]; then
+  timeout 300 "$D/spk_unit_tests" >"$OUT/unit_tests_cuda.txt" 2>&1
+  echo "unit tests rc=$?"; grep -a "PASSED\|FAILED\|SKIPPED \[" "$OUT/unit_tests_cuda.txt" | head
+  NPS="${NPS:-1 2}" bash perf_tests/gpu/mpi_unit_tests.sh >/dev/null 2>&1
+  grep -a "==\|PASSED\|FAILED\|rc=" "$OUT/mpi_tests.txt"
+else
+  for run in $(seq 1 "${ROUNDS:-3}"); do
+    for m in ${M:-local:poisson3d:300 local:poisson3d:200}; do
+      for np in ${NPS:-1 2}; do
+        for b in ${BINS:-base new}; do
+          tag=${b}_$(echo "${m#local:}" | tr ':' '_')_np${np}_$run
+          timeout 150 $MPI -np "$np" "$D/perf_dist_$b" "$m" --op spgemm --repeat "${REPEAT:-7}" \
+            --warmup 2 --space cuda --json "$OUT/$tag.json" $MAP >"$OUT/$tag.log" 2>&1
+          echo "$tag rc=$? ms=$(grep -a '^dist_spgemm' "$OUT/$tag.log" | awk '{print $8}')"
+        done
+      done
+    done
+  done
+  (cd "$OUT" && tar czf runs.tgz ./*_[0-9].json ./*_[0-9].log && rm -f ./*_[0-9].json ./*_[0-9].log)
+fi
