@@ -47,6 +47,7 @@ class DistSpgemmHandle {
 
   // Internals (public for the free functions below).
   bool done_ = false;
+  bool shares_blocks_ = false;  // a_comb_ and b_local_ are A's and B's local blocks
   long long fetched_rows_ = 0, fetched_nnz_ = 0;
   std::vector<long long> send_edispls_, recv_edispls_;  // per neighbour, in entries
   Kokkos::View<long long*, device_type> send_rp_;       // packed sent rows
@@ -246,8 +247,9 @@ template <class ExecSpace, class S, class O, class F, class D, class FV>
 void b_ext_values(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& B,
                   DistSpgemmHandle<S, O, F, D>& h, const FV& fvals) {
   const long long nl = B.local_block().nnz(), ng = B.ghost_block().nnz();
-  Kokkos::deep_copy(space, Kokkos::subview(h.b_local_.values(), std::make_pair(0LL, nl)),
-                    B.local_block().values());
+  if (!h.shares_blocks_)
+    Kokkos::deep_copy(space, Kokkos::subview(h.b_local_.values(), std::make_pair(0LL, nl)),
+                      B.local_block().values());
   Kokkos::deep_copy(space, Kokkos::subview(h.b_ghost_.values(), std::make_pair(0LL, ng)),
                     B.ghost_block().values());
   auto dest = h.fetch_dest_;
@@ -501,11 +503,20 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   const long long nfl = spk::Impl::exclusive_scan(space, flocal, ng);  // fetched local entries
   const long long ext_rows = nb + ng;
   const long long bcols_local = ce - cb;
-  Local bl(
-      static_cast<O>(ext_rows), static_cast<O>(bcols_local),
-      pooled(typename Local::row_map_type(), h.pooled_, "spk::dist::b_local.row_map", ext_rows + 1),
-      pooled(typename Local::index_type(), h.pooled_, "spk::dist::b_local.col_idx", bl_nnz + nfl),
-      pooled(typename Local::values_type(), h.pooled_, "spk::dist::b_local.values", bl_nnz + nfl));
+  // Nothing fetched (A has no ghost columns: one rank, or rows that reach
+  // only this rank's columns): B_ext's local part is B's local block and
+  // A_comb is A's local block, shared, not copied (at one rank the copies
+  // were 4 ms of poisson3d:300's 31 ms on an H100).
+  const bool own_rows_only = ng == 0;
+  h.shares_blocks_ = own_rows_only;
+  const Local bl = own_rows_only ? B.local_block()
+                                 : Local(static_cast<O>(ext_rows), static_cast<O>(bcols_local),
+                                         pooled(typename Local::row_map_type(), h.pooled_,
+                                                "spk::dist::b_local.row_map", ext_rows + 1),
+                                         pooled(typename Local::index_type(), h.pooled_,
+                                                "spk::dist::b_local.col_idx", bl_nnz + nfl),
+                                         pooled(typename Local::values_type(), h.pooled_,
+                                                "spk::dist::b_local.values", bl_nnz + nfl));
   Local bg(
       static_cast<O>(ext_rows), static_cast<O>(B.num_cols()),
       pooled(typename Local::row_map_type(), h.pooled_, "spk::dist::b_ghost.row_map", ext_rows + 1),
@@ -520,7 +531,7 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
         "spk::dist::b_ext_row_maps", Kokkos::RangePolicy<ExecSpace>(space, 0, ext_rows + 1),
         KOKKOS_LAMBDA(const long long i) {
           if (i <= nb) {
-            blrm(i) = lrm(i);
+            if (!own_rows_only) blrm(i) = lrm(i);
             bgrm(i) = grm(i);
           } else {
             const long long j = i - nb;
@@ -530,8 +541,9 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
         });
     // B's own rows: the local block's columns as they are, the ghost
     // block's as global columns.
-    Kokkos::deep_copy(space, Kokkos::subview(bl.col_idx(), std::make_pair(0LL, bl_nnz)),
-                      B.local_block().col_idx());
+    if (!own_rows_only)
+      Kokkos::deep_copy(space, Kokkos::subview(bl.col_idx(), std::make_pair(0LL, bl_nnz)),
+                        B.local_block().col_idx());
     auto gci = B.ghost_block().col_idx();
     auto gid = B.ghost_gids_view();
     auto bgc = bg.col_idx();
@@ -560,14 +572,15 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
           }
         });
     if (with_values) {
-      Kokkos::deep_copy(space, Kokkos::subview(blv, std::make_pair(0LL, bl_nnz)),
-                        B.local_block().values());
+      if (!own_rows_only)
+        Kokkos::deep_copy(space, Kokkos::subview(blv, std::make_pair(0LL, bl_nnz)),
+                          B.local_block().values());
       Kokkos::deep_copy(space, Kokkos::subview(bgv, std::make_pair(0LL, bg_nnz)),
                         B.ghost_block().values());
     } else {
       // Symbolic: the local products that find C's columns also compute
-      // values, which numeric redoes.
-      Kokkos::deep_copy(space, blv, S(0));
+      // values, which numeric redoes (B's own values when shared).
+      if (!own_rows_only) Kokkos::deep_copy(space, blv, S(0));
       Kokkos::deep_copy(space, bgv, S(0));
     }
   }
@@ -578,7 +591,9 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
 
   // 4. A's blocks side by side (columns: B_ext's rows).
   t = now();
-  {
+  if (own_rows_only) {
+    h.a_comb_ = A.local_block();  // (no ghost columns: no ghost entries)
+  } else {
     auto al = A.local_block().row_map(), ag = A.ghost_block().row_map();
     const long long na = A.row_layout().local_size();
     auto arm = pooled(Kokkos::View<F*, Dev>(), h.pooled_, "spk::dist::a_comb.row_map", na + 1);
@@ -661,7 +676,14 @@ void spgemm_numeric(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
               ShapeMismatch, "spk::dist::spgemm_numeric: A or C is not the one symbolic saw");
   using Dev = typename DistCsrMatrix<S, O, F, D>::device_type;
   auto t = Impl::now();
-  Impl::side_by_side(space, A, h.a_comb_.row_map(), Kokkos::View<O*, Dev>(), h.a_comb_.values());
+  if (h.shares_blocks_) {
+    // Nothing is fetched: the operands are A's and B's local blocks (these
+    // A and B may be other matrices than symbolic's, of the same patterns).
+    h.a_comb_ = A.local_block();
+    h.b_local_ = B.local_block();
+  } else {
+    Impl::side_by_side(space, A, h.a_comb_.row_map(), Kokkos::View<O*, Dev>(), h.a_comb_.values());
+  }
   h.times.assemble += Impl::seconds_since(t);
   t = Impl::now();
   std::vector<std::shared_ptr<void>> temps;

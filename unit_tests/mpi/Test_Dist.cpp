@@ -10,11 +10,13 @@
 // (SpGEMM); SpGEMM patterns must match exactly.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
 #include <spk.hpp>
 #include <spk_dist.hpp>
+#include <spk_reference_convert.hpp>
 #include <spk_test_utils.hpp>
 
 namespace {
@@ -345,6 +347,50 @@ TYPED_TEST(Dist, SpgemmNumericReuse) {
   auto C = dC.gather();
   if (rank() == 0) spk_test::expect_csr_equal(C, reference_spgemm(A2, A2), 1e-12, "reuse");
   EXPECT_EQ(h.fetched_rows(), dA.num_ghosts());
+  // The product never writes into its operands (at one rank it multiplies
+  // A's own blocks in place of copies).
+  auto G = dA.gather();
+  if (rank() == 0) spk_test::expect_csr_equal(G, A, 0, "A after numeric with A2");
+}
+
+// Block-diagonal A (each rank's rows reach only its own columns) but for one
+// entry of the first row, in the last rank's block: every rank but the first
+// fetches nothing and multiplies its own blocks, shared, not copied; the
+// first fetches a row.  One call, then numeric with new values in other
+// matrices of the same pattern.
+TYPED_TEST(Dist, SpgemmRanksWithoutGhosts) {
+  using D = TypeParam;
+  using Space = typename spk::device_t<D>::execution_space;
+  const int n = 97;
+  auto rl = spk::dist::RowLayout::balanced(world(), n);
+  auto make = [&](double shift) {
+    std::vector<std::vector<std::pair<int, double>>> rows(n);
+    for (int r = 0; r < nranks(); ++r)
+      for (long long i = rl.offset(r); i < rl.offset(r + 1); ++i)
+        for (long long j = rl.offset(r); j < rl.offset(r + 1); ++j)
+          if ((i * 7 + j * 3) % 5 == 0 || i == j)
+            rows[i].emplace_back(static_cast<int>(j), std::sin(shift + i + 0.5 * j) + 0.25);
+    rows[0].emplace_back(n - 1, 2.5 + shift);  // the one entry across blocks
+    for (auto& r : rows) std::sort(r.begin(), r.end());
+    return spk::reference::csr_from_rows<double, int, int>(n, n, rows);
+  };
+  const HostCsr A = make(0.0), A2 = make(1.0);
+  auto dA = DMat<D>::scatter(A, rl, rl);
+  spk::dist::DistSpgemmHandle<double, int, int, D> h;
+  auto dC = spk::dist::spgemm(Space(), h, dA, dA);
+  const long long ghosts = dA.num_ghosts();
+  EXPECT_EQ(h.fetched_rows(), ghosts);
+  if (rank() != 0 || nranks() == 1) EXPECT_EQ(ghosts, 0);
+  auto C = dC.gather();
+  if (rank() == 0) spk_test::expect_csr_equal(C, reference_spgemm(A, A), 1e-12, "one call");
+  auto dA2 = DMat<D>::scatter(A2, rl, rl);
+  spk_test::poison(dC.local_block().values());
+  spk_test::poison(dC.ghost_block().values());
+  spk::dist::spgemm_numeric(Space(), h, dA2, dA2, dC);
+  C = dC.gather();
+  if (rank() == 0) spk_test::expect_csr_equal(C, reference_spgemm(A2, A2), 1e-12, "numeric");
+  auto G = dA.gather();
+  if (rank() == 0) spk_test::expect_csr_equal(G, A, 0, "A unchanged");
 }
 
 TYPED_TEST(Dist, RealMatrices) {

@@ -6,9 +6,11 @@
 #     ranks share the one GPU);
 #   STEP=perf: perf_dist one-call C = A*A, base and new in turn, ROUNDS rounds,
 #     at NPS ranks (ranks beyond the GPUs share them: only np=1 times mean much).
-# CARRY (default .carry/x17): perf_dist_base.gz (build-cuda-mpi at 6192156),
-# perf_dist_new.gz, spk_mpi_tests.gz (build-cuda-mpi), spk_unit_tests.gz
-# (build-cuda-ut), m/ (cage10, small/{ash219,bcsstk03,empty_3x4,west0479}).
+# CARRY (default .carry/x17): perf_dist_base.gz (build-cuda-mpi at 1e74094), perf_dist_ov.gz
+# (the overlap, 6a15783), perf_dist_new.gz (and the shared blocks at one rank),
+# spk_mpi_tests.gz (build-cuda-mpi), spk_unit_tests.gz (build-cuda-ut), perf_spgemm.gz
+# (build-cuda-perfkk; SINGLE=1 times single-GPU spk on the same matrices first),
+# m/ (cage10, small/{ash219,bcsstk03,empty_3x4,west0479}).  BINS picks the binaries.
 #   run(kind=nvidia-h100-x1, carry=[".carry/x17"], command="STEP=tests bash docs/data/mpi/s17/device_run.sh")
 #   run(kind=nvidia-h100-x1, carry=[".carry/x17"], command="STEP=perf ROUNDS=3 bash docs/data/mpi/s17/device_run.sh")
 set -uo pipefail
@@ -30,6 +32,12 @@ if [ "${STEP:-tests}" = tests ]; then
   grep -a "==\|PASSED\|FAILED\|rc=" "$OUT/mpi_tests.txt"
 else
   for run in $(seq 1 "${ROUNDS:-3}"); do
+    [ "${SINGLE:-0}" = 1 ] && [ -x "$D/perf_spgemm" ] &&
+      timeout 150 "$D/perf_spgemm" --space cuda --no-baselines --json "$OUT/single_$run.json" \
+        $(echo ${M:-local:poisson3d:300 local:poisson3d:200} | sed 's/local://g') \
+        >"$OUT/single_$run.log" 2>&1 &&
+      grep -a "^spgemm .* spk-onecall " "$OUT/single_$run.log" | awk '{print "single", $2, $7}'
+
     for m in ${M:-local:poisson3d:300 local:poisson3d:200}; do
       for np in ${NPS:-1 2}; do
         for b in ${BINS:-base new}; do
@@ -41,5 +49,5 @@ else
       done
     done
   done
-  (cd "$OUT" && tar czf runs.tgz ./*_[0-9].json ./*_[0-9].log && rm -f ./*_[0-9].json ./*_[0-9].log)
+  (cd "$OUT" && tar czf "${TGZ:-runs.tgz}" ./*_[0-9].json ./*_[0-9].log && rm -f ./*_[0-9].json ./*_[0-9].log)
 fi
