@@ -695,15 +695,19 @@ void spgemm_numeric(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
   Impl::b_ext_values(space, B, h, fvals);
   h.times.assemble += Impl::seconds_since(t);
   t = Impl::now();
-  Impl::local_spgemm_numeric(space, h.local_, h.a_comb_, h.b_local_, C.local_block());
-  Impl::ghost_rows_copy(space, h, false);
-  Impl::local_spgemm_numeric(space, h.ghost_, h.a_ghost_rows_, h.b_ghost_, h.c_ghost_sub_);
-  h.times.local += Impl::seconds_since(t);
-  t = Impl::now();
+  // The local block's numeric is queued; the ghost block's (the rows next
+  // to other ranks' blocks) runs beside it on the high-priority instance,
+  // as in symbolic.
+  const ExecSpace side = spk::Impl::priority_instance(space);
+  spk::Impl::stream_wait(side, space);
+  Impl::local_spgemm_numeric(space, h.local_, h.a_comb_, h.b_local_, C.local_block(), false);
+  Impl::ghost_rows_copy(side, h, false);
+  Impl::local_spgemm_numeric(side, h.ghost_, h.a_ghost_rows_, h.b_ghost_, h.c_ghost_sub_, false);
   // The ghost block's columns were renumbered: only its values are copied.
-  Kokkos::deep_copy(space, C.ghost_block().values(), h.c_ghost_.values());
+  Kokkos::deep_copy(side, C.ghost_block().values(), h.c_ghost_.values());
+  spk::Impl::stream_wait(space, side);
   space.fence();
-  h.times.assemble += Impl::seconds_since(t);
+  h.times.local += Impl::seconds_since(t);
 }
 
 /// C = A·B in one call, leaving `h` ready for spgemm_numeric when A's and

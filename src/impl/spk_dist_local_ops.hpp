@@ -74,13 +74,17 @@ CsrMatrix<S, O, F, D> local_spgemm_symbolic(const ExecSpace& space, LocalSpgemmH
 }
 
 /// C's values from A's and B's current values (patterns as in symbolic).
+/// With wait = false the kernels are only queued on `space`.
 template <class ExecSpace, class S, class O, class F, class D>
 void local_spgemm_numeric(const ExecSpace& space, const LocalSpgemmHandle<O, F, D>& h,
                           const CsrMatrix<S, O, F, D>& A, const CsrMatrix<S, O, F, D>& B,
-                          const CsrMatrix<S, O, F, D>& C) {
+                          const CsrMatrix<S, O, F, D>& C, bool wait = true) {
   if (!h.handle) return;        // B had no entries: C has none
   CsrMatrix<S, O, F, D> c = C;  // a handle: shares C's Views
-  spk::spgemm_numeric(space, *h.handle, A, B, c);
+  if (wait)
+    spk::spgemm_numeric(space, *h.handle, A, B, c);
+  else
+    spk::Impl::spgemm_numeric_queue(space, *h.handle, A, B, c);
 }
 
 }  // namespace spk::dist::Impl
