@@ -48,8 +48,8 @@ inline char* staging_buffer(int slot, std::size_t bytes) {
 /// so, else staged through host memory unless MPI reads the Views' memory.
 /// Collective over the neighbours; uses tags tag and tag + 1000.  It fences
 /// first (send may still be written by queued kernels) unless the caller
-/// knows send is complete and passes ready = true (kernels queued for other
-/// work then keep running meanwhile, on the IPC path).
+/// knows send and recv are complete and passes ready = true (kernels queued
+/// for other work then keep running meanwhile, except on the staged path).
 template <class T, class D>
 void exchange_views(MPI_Comm comm, int tag, const std::vector<int>& send_ranks,
                     const std::vector<long long>& send_displs, const Kokkos::View<T*, D>& send,
@@ -66,7 +66,7 @@ void exchange_views(MPI_Comm comm, int tag, const std::vector<int>& send_ranks,
     return;
   }
   if (mpi_reads_directly<typename D::memory_space>()) {
-    Kokkos::fence();
+    if (!ready) Kokkos::fence();
     post_exchange(comm, tag, send_ranks, send_displs, send.data(), recv_ranks, recv_displs,
                   recv.data(), req);
     wait_all(req);

@@ -224,8 +224,8 @@ void fetch_rows(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
           }
         });
       });
-  space.fence();
-  exchange_views(A.comm(), tag, plan.send_ranks(), sd, send, plan.recv_ranks(), rd, recv);
+  space.fence();  // (so the exchange need not fence every instance)
+  exchange_views(A.comm(), tag, plan.send_ranks(), sd, send, plan.recv_ranks(), rd, recv, true);
   row_parallel(
       space, "spk::dist::fetch_unpack", static_cast<long long>(rrp.extent(0)) - 1,
       KOKKOS_LAMBDA(const RowMember<ExecSpace>& m, const long long j) {
@@ -441,8 +441,47 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   h.times.assemble += seconds_since(t);
   step("b_row_lengths");
 
-  // 1. Lengths of the fetched rows, to A's ghost columns' owners (the SpMV
-  // plan's pattern).
+  // What does not depend on the fetched rows (A's blocks side by side, B's
+  // own rows in B_ext) is copied on `side`, a second instance (see step 5),
+  // while the host exchanges lengths and rows with the other ranks.  The
+  // arrays are allocated on `space` first (stream order), then `side`
+  // starts after them.
+  const ExecSpace side = spk::Impl::priority_instance(space);
+  const long long na = A.row_layout().local_size();
+  const long long ext_rows = nb + ng;
+  const long long bl_nnz = B.local_block().nnz(), bg_nnz = B.ghost_block().nnz();
+  // Nothing fetched (A has no ghost columns: one rank, or rows that reach
+  // only this rank's columns): B_ext's local part is B's local block and
+  // A_comb is A's local block, shared, not copied (at one rank the copies
+  // were 4 ms of poisson3d:300's 31 ms on an H100).
+  const bool own_rows_only = ng == 0;
+  h.shares_blocks_ = own_rows_only;
+
+  // 1. A's blocks side by side (columns: B_ext's rows), on `side`.
+  t = now();
+  if (own_rows_only) {
+    h.a_comb_ = A.local_block();  // (no ghost columns: no ghost entries)
+  } else {
+    const F a_nnz = static_cast<F>(A.local_block().nnz() + A.ghost_block().nnz());
+    h.a_comb_ =
+        Local(static_cast<O>(na), static_cast<O>(ext_rows),
+              pooled(Kokkos::View<F*, Dev>(), h.pooled_, "spk::dist::a_comb.row_map", na + 1),
+              pooled(Kokkos::View<O*, Dev>(), h.pooled_, "spk::dist::a_comb.col_idx", a_nnz),
+              pooled(Kokkos::View<S*, Dev>(), h.pooled_, "spk::dist::a_comb.values", a_nnz));
+    spk::Impl::stream_wait(side, space);
+    auto al = A.local_block().row_map(), ag = A.ghost_block().row_map();
+    auto arm = h.a_comb_.row_map();
+    Kokkos::parallel_for(
+        "spk::dist::a_comb_rm", Kokkos::RangePolicy<ExecSpace>(side, 0, na + 1),
+        KOKKOS_LAMBDA(const long long i) { arm(i) = al(i) + ag(i); });
+    side_by_side(side, A, h.a_comb_.row_map(), h.a_comb_.col_idx(), h.a_comb_.values());
+  }
+  h.times.assemble += seconds_since(t);
+  step("a_combined");
+
+  // 2. Lengths of the fetched rows, to A's ghost columns' owners (the SpMV
+  // plan's pattern).  Only `space` is fenced before the exchange: `side`
+  // keeps copying.
   t = now();
   auto recv_len = exchanged(Kokkos::View<F*, Dev>(), temps, "spk::dist::recv_len", ng);
   {
@@ -452,43 +491,88 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
         KOKKOS_LAMBDA(const long long k) { send_len(k) = row_len(idx(k)); });
     space.fence();
     exchange_views(A.comm(), 7103, plan.send_ranks(), plan.send_displs(), send_len,
-                   plan.recv_ranks(), plan.recv_displs(), recv_len);
+                   plan.recv_ranks(), plan.recv_displs(), recv_len, true);
   }
   h.times.bytes_sent += ns * static_cast<long long>(sizeof(F));
-  h.times.fetch += seconds_since(t);
-  step("exchange_lengths");
-
-  // 2. The fetched rows' columns (global), and their values for the whole
-  // product, in one exchange.
-  t = now();
-  auto srp_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), srp);
-  auto rlen_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), recv_len);
+  std::vector<long long> srp_h(ns + 1);
+  std::vector<F> rlen_h(ng);
+  using HostLL = Kokkos::View<long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+  using HostF = Kokkos::View<F*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+  Kokkos::deep_copy(space, HostLL(srp_h.data(), ns + 1), srp);
+  Kokkos::deep_copy(space, HostF(rlen_h.data(), ng), recv_len);
+  space.fence();
   std::vector<long long> rrp(ng + 1, 0);
-  for (long long j = 0; j < ng; ++j) rrp[j + 1] = rrp[j] + rlen_h(j);
-  for (long long d : plan.send_displs()) h.send_edispls_.push_back(srp_h(d));
+  for (long long j = 0; j < ng; ++j) rrp[j + 1] = rrp[j] + rlen_h[j];
+  for (long long d : plan.send_displs()) h.send_edispls_.push_back(srp_h[d]);
   for (long long d : plan.recv_displs()) h.recv_edispls_.push_back(rrp[d]);
   h.fetched_rows_ = ng;
   h.fetched_nnz_ = rrp[ng];
   const long long nf = h.fetched_nnz_;
-  const long long bl_nnz = B.local_block().nnz(), bg_nnz = B.ghost_block().nnz();
   SPK_REQUIRE(bl_nnz + bg_nnz + nf <= static_cast<long long>(std::numeric_limits<F>::max()),
               Overflow, "spk::dist::spgemm: rank ", A.row_layout().rank(), " needs ",
               bl_nnz + bg_nnz + nf, " entries of B, more than the offset type holds");
+  h.times.fetch += seconds_since(t);
+  step("exchange_lengths");
+
+  // 3. B_ext = B's local rows, then the fetched rows, split by column
+  // owner.  B's own rows are split already (its blocks): copied on `side`
+  // now, into arrays long enough for every fetched entry (how a fetched
+  // row's entries split is known only once its columns are here).
+  t = now();
+  const long long bl_cap = own_rows_only ? 0 : bl_nnz + nf, bg_cap = bg_nnz + nf;
+  const auto bl_rm = own_rows_only ? B.local_block().row_map()
+                                   : pooled(typename Local::row_map_type(), h.pooled_,
+                                            "spk::dist::b_local.row_map", ext_rows + 1);
+  const auto bl_ci = own_rows_only ? B.local_block().col_idx()
+                                   : pooled(typename Local::index_type(), h.pooled_,
+                                            "spk::dist::b_local.col_idx", bl_cap);
+  const auto bl_va = own_rows_only ? B.local_block().values()
+                                   : pooled(typename Local::values_type(), h.pooled_,
+                                            "spk::dist::b_local.values", bl_cap);
+  const auto bg_rm =
+      pooled(typename Local::row_map_type(), h.pooled_, "spk::dist::b_ghost.row_map", ext_rows + 1);
+  const auto bg_ci =
+      pooled(typename Local::index_type(), h.pooled_, "spk::dist::b_ghost.col_idx", bg_cap);
+  const auto bg_va =
+      pooled(typename Local::values_type(), h.pooled_, "spk::dist::b_ghost.values", bg_cap);
+  spk::Impl::stream_wait(side, space);
+  {
+    // B's own rows: the local block's columns as they are, the ghost
+    // block's as global columns; their values (zeros for symbolic, whose
+    // local products compute values that numeric redoes).
+    const auto head = std::make_pair(0LL, bl_nnz), ghead = std::make_pair(0LL, bg_nnz);
+    if (!own_rows_only) {
+      Kokkos::deep_copy(side, Kokkos::subview(bl_ci, head), B.local_block().col_idx());
+      if (with_values)
+        Kokkos::deep_copy(side, Kokkos::subview(bl_va, head), B.local_block().values());
+      else
+        Kokkos::deep_copy(side, Kokkos::subview(bl_va, head), S(0));
+    }
+    auto gci = B.ghost_block().col_idx();
+    auto gid = B.ghost_gids_view();
+    auto bgc = bg_ci;
+    Kokkos::parallel_for(
+        "spk::dist::b_ghost_columns", Kokkos::RangePolicy<ExecSpace>(side, 0, bg_nnz),
+        KOKKOS_LAMBDA(const long long k) { bgc(k) = static_cast<O>(gid(gci(k))); });
+    if (with_values)
+      Kokkos::deep_copy(side, Kokkos::subview(bg_va, ghead), B.ghost_block().values());
+    else
+      Kokkos::deep_copy(side, Kokkos::subview(bg_va, ghead), S(0));
+  }
+  h.times.assemble += seconds_since(t);
+
+  // 4. The fetched rows' columns (global), and their values for the whole
+  // product, in one exchange, split by where their columns live.
+  t = now();
   h.fetch_rp_ = pooled(Kokkos::View<long long*, Dev>(), h.pooled_, "spk::dist::rrp", rrp.size());
   auto rrp_d = h.fetch_rp_;
-  Kokkos::deep_copy(
-      space, rrp_d,
-      Kokkos::View<long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(rrp.data(), rrp.size()));
+  Kokkos::deep_copy(space, rrp_d, HostLL(rrp.data(), rrp.size()));
   auto fcols = exchanged(Kokkos::View<O*, Dev>(), temps, "spk::dist::fetched_cols", nf);
   auto fvals =
       exchanged(Kokkos::View<S*, Dev>(), temps, "spk::dist::fetched_values", with_values ? nf : 0);
   fetch_rows(space, A, B, h, fcols, fvals, rrp_d, true, with_values, 7106);
   h.times.fetch += seconds_since(t);
   step("fetch_rows_of_b");
-
-  // 3. B_ext = B's local rows, then the fetched rows, split by column
-  // owner.  B's own rows are split already (its blocks); a fetched row's
-  // entries go by where their column lives.
   t = now();
   auto flocal = pooled(Kokkos::View<F*, Dev>(), temps, "spk::dist::fetched_local", ng + 1);
   Kokkos::parallel_for(
@@ -501,29 +585,15 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
         flocal(j) = n;
       });
   const long long nfl = spk::Impl::exclusive_scan(space, flocal, ng);  // fetched local entries
-  const long long ext_rows = nb + ng;
   const long long bcols_local = ce - cb;
-  // Nothing fetched (A has no ghost columns: one rank, or rows that reach
-  // only this rank's columns): B_ext's local part is B's local block and
-  // A_comb is A's local block, shared, not copied (at one rank the copies
-  // were 4 ms of poisson3d:300's 31 ms on an H100).
-  const bool own_rows_only = ng == 0;
-  h.shares_blocks_ = own_rows_only;
-  const Local bl = own_rows_only ? B.local_block()
-                                 : Local(static_cast<O>(ext_rows), static_cast<O>(bcols_local),
-                                         pooled(typename Local::row_map_type(), h.pooled_,
-                                                "spk::dist::b_local.row_map", ext_rows + 1),
-                                         pooled(typename Local::index_type(), h.pooled_,
-                                                "spk::dist::b_local.col_idx", bl_nnz + nfl),
-                                         pooled(typename Local::values_type(), h.pooled_,
-                                                "spk::dist::b_local.values", bl_nnz + nfl));
-  Local bg(
-      static_cast<O>(ext_rows), static_cast<O>(B.num_cols()),
-      pooled(typename Local::row_map_type(), h.pooled_, "spk::dist::b_ghost.row_map", ext_rows + 1),
-      pooled(typename Local::index_type(), h.pooled_, "spk::dist::b_ghost.col_idx",
-             bg_nnz + nf - nfl),
-      pooled(typename Local::values_type(), h.pooled_, "spk::dist::b_ghost.values",
-             bg_nnz + nf - nfl));
+  const Local bl = own_rows_only
+                       ? B.local_block()
+                       : Local(static_cast<O>(ext_rows), static_cast<O>(bcols_local), bl_rm,
+                               Kokkos::subview(bl_ci, std::make_pair(0LL, bl_nnz + nfl)),
+                               Kokkos::subview(bl_va, std::make_pair(0LL, bl_nnz + nfl)));
+  const Local bg(static_cast<O>(ext_rows), static_cast<O>(B.num_cols()), bg_rm,
+                 Kokkos::subview(bg_ci, std::make_pair(0LL, bg_nnz + nf - nfl)),
+                 Kokkos::subview(bg_va, std::make_pair(0LL, bg_nnz + nf - nfl)));
   h.fetch_dest_ = pooled(Kokkos::View<F*, Dev>(), h.pooled_, "spk::dist::fetch_dest", nf);
   {
     auto blrm = bl.row_map(), bgrm = bg.row_map();
@@ -539,20 +609,10 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
             bgrm(i) = static_cast<F>(grm(nb) + rrp_d(j) - flocal(j));
           }
         });
-    // B's own rows: the local block's columns as they are, the ghost
-    // block's as global columns.
-    if (!own_rows_only)
-      Kokkos::deep_copy(space, Kokkos::subview(bl.col_idx(), std::make_pair(0LL, bl_nnz)),
-                        B.local_block().col_idx());
-    auto gci = B.ghost_block().col_idx();
-    auto gid = B.ghost_gids_view();
-    auto bgc = bg.col_idx();
-    Kokkos::parallel_for(
-        "spk::dist::b_ghost_columns", Kokkos::RangePolicy<ExecSpace>(space, 0, bg_nnz),
-        KOKKOS_LAMBDA(const long long k) { bgc(k) = static_cast<O>(gid(gci(k))); });
-    // Fetched rows: one thread per row keeps each part in column order.
-    auto blc = bl.col_idx();
-    auto blv = bl.values(), bgv = bg.values();
+    // Fetched rows: one thread per row keeps each part in column order
+    // (past B's own entries, which `side` writes).
+    auto blc = bl_ci, bgc = bg_ci;
+    auto blv = bl_va, bgv = bg_va;
     auto dest = h.fetch_dest_;
     Kokkos::parallel_for(
         "spk::dist::b_ext_fetched", Kokkos::RangePolicy<ExecSpace>(space, 0, ng),
@@ -562,53 +622,21 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
             const long long c = fcols(e);
             if (c >= cb && c < ce) {
               blc(pl) = static_cast<O>(c - cb);
-              if (with_values) blv(pl) = fvals(e);
+              blv(pl) = with_values ? fvals(e) : S(0);
               dest(e) = static_cast<F>(pl++);
             } else {
               bgc(pg) = static_cast<O>(c);
-              if (with_values) bgv(pg) = fvals(e);
+              bgv(pg) = with_values ? fvals(e) : S(0);
               dest(e) = static_cast<F>(-(pg++) - 1);
             }
           }
         });
-    if (with_values) {
-      if (!own_rows_only)
-        Kokkos::deep_copy(space, Kokkos::subview(blv, std::make_pair(0LL, bl_nnz)),
-                          B.local_block().values());
-      Kokkos::deep_copy(space, Kokkos::subview(bgv, std::make_pair(0LL, bg_nnz)),
-                        B.ghost_block().values());
-    } else {
-      // Symbolic: the local products that find C's columns also compute
-      // values, which numeric redoes (B's own values when shared).
-      if (!own_rows_only) Kokkos::deep_copy(space, blv, S(0));
-      Kokkos::deep_copy(space, bgv, S(0));
-    }
   }
   h.b_local_ = bl;
   h.b_ghost_ = bg;
+  spk::Impl::stream_wait(space, side);  // B's own rows and A_comb are in place
   h.times.assemble += seconds_since(t);
   step("b_ext");
-
-  // 4. A's blocks side by side (columns: B_ext's rows).
-  t = now();
-  if (own_rows_only) {
-    h.a_comb_ = A.local_block();  // (no ghost columns: no ghost entries)
-  } else {
-    auto al = A.local_block().row_map(), ag = A.ghost_block().row_map();
-    const long long na = A.row_layout().local_size();
-    auto arm = pooled(Kokkos::View<F*, Dev>(), h.pooled_, "spk::dist::a_comb.row_map", na + 1);
-    Kokkos::parallel_for(
-        "spk::dist::a_comb_rm", Kokkos::RangePolicy<ExecSpace>(space, 0, na + 1),
-        KOKKOS_LAMBDA(const long long i) { arm(i) = al(i) + ag(i); });
-    const F a_nnz = static_cast<F>(A.local_block().nnz() + A.ghost_block().nnz());
-    h.a_comb_ =
-        Local(static_cast<O>(na), static_cast<O>(ext_rows), arm,
-              pooled(Kokkos::View<O*, Dev>(), h.pooled_, "spk::dist::a_comb.col_idx", a_nnz),
-              pooled(Kokkos::View<S*, Dev>(), h.pooled_, "spk::dist::a_comb.values", a_nnz));
-    side_by_side(space, A, h.a_comb_.row_map(), h.a_comb_.col_idx(), h.a_comb_.values());
-  }
-  h.times.assemble += seconds_since(t);
-  step("a_combined");
 
   // 5. C's local block is A_comb·B_local; A_comb·B_ghost gives the ghost
   // block in global columns (both sorted, so no split of C is needed).  The
@@ -619,7 +647,6 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   // (priority_instance; `space` itself on hosts), which starts after A_comb
   // and B_ext are made: at 4 GPUs they cost about as much as the local
   // numeric, and one after the other they were a third of the product.
-  const ExecSpace side = spk::Impl::priority_instance(space);
   spk::Impl::stream_wait(side, space);
   t = now();
   Local c_local = local_spgemm_symbolic(space, h.local_, h.a_comb_, h.b_local_, false);
