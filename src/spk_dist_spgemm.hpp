@@ -643,10 +643,10 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   // local product is the bulk of the work: its symbolic runs first, then
   // its numeric kernels are queued, not waited for.  Meanwhile the ghost
   // block, its column list and C's plan (host and MPI work, small kernels)
-  // go on `side`, a second instance that the GPU serves first
-  // (priority_instance; `space` itself on hosts), which starts after A_comb
-  // and B_ext are made: at 4 GPUs they cost about as much as the local
-  // numeric, and one after the other they were a third of the product.
+  // go on `side`, the instance that the GPU serves first
+  // (priority_instance; `space` itself on hosts), once B_ext is complete.
+  // At 4 GPUs that work costs about as much as the local numeric; one after
+  // the other, they were a third of the product.
   spk::Impl::stream_wait(side, space);
   t = now();
   Local c_local = local_spgemm_symbolic(space, h.local_, h.a_comb_, h.b_local_, false);
