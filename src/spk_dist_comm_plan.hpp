@@ -47,14 +47,16 @@ inline char* staging_buffer(int slot, std::size_t bytes) {
 /// entries): device to device through CUDA IPC where exchanges_use_ipc says
 /// so, else staged through host memory unless MPI reads the Views' memory.
 /// Collective over the neighbours; uses tags tag and tag + 1000.  It fences
-/// first (send may still be written by queued kernels) unless the caller
-/// knows send and recv are complete and passes ready = true (kernels queued
-/// for other work then keep running meanwhile, except on the staged path).
-template <class T, class D>
+/// every instance first (send may still be written by queued kernels)
+/// unless the caller knows send and recv are complete and passes ready =
+/// true: then kernels queued for other work keep running meanwhile, and the
+/// staged path copies through the host on `space` only.
+template <class T, class D, class ExecSpace = typename D::execution_space>
 void exchange_views(MPI_Comm comm, int tag, const std::vector<int>& send_ranks,
                     const std::vector<long long>& send_displs, const Kokkos::View<T*, D>& send,
                     const std::vector<int>& recv_ranks, const std::vector<long long>& recv_displs,
-                    const Kokkos::View<T*, D>& recv, bool ready = false) {
+                    const Kokkos::View<T*, D>& recv, bool ready = false,
+                    const ExecSpace& space = ExecSpace()) {
   std::vector<MPI_Request> req;
   if (exchanges_use_ipc<typename D::memory_space>(comm)) {
     if (!ready) Kokkos::fence();  // send is ready before another device reads it
@@ -75,11 +77,14 @@ void exchange_views(MPI_Comm comm, int tag, const std::vector<int>& send_ranks,
   using Host = Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
   Host hs(reinterpret_cast<T*>(staging_buffer(0, send.extent(0) * sizeof(T))), send.extent(0));
   Host hr(reinterpret_cast<T*>(staging_buffer(1, recv.extent(0) * sizeof(T))), recv.extent(0));
-  Kokkos::deep_copy(hs, send);
+  if (!ready) Kokkos::fence();
+  Kokkos::deep_copy(space, hs, send);
+  space.fence();
   post_exchange(comm, tag, send_ranks, send_displs, hs.data(), recv_ranks, recv_displs, hr.data(),
                 req);
   wait_all(req);
-  Kokkos::deep_copy(recv, hr);
+  Kokkos::deep_copy(space, recv, hr);
+  space.fence();  // (the staging buffer serves the next exchange)
 }
 
 /// idx(k) = wanted(k) - begin on the device; returns a wanted global index

@@ -225,7 +225,8 @@ void fetch_rows(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
         });
       });
   space.fence();  // (so the exchange need not fence every instance)
-  exchange_views(A.comm(), tag, plan.send_ranks(), sd, send, plan.recv_ranks(), rd, recv, true);
+  exchange_views(A.comm(), tag, plan.send_ranks(), sd, send, plan.recv_ranks(), rd, recv, true,
+                 space);
   row_parallel(
       space, "spk::dist::fetch_unpack", static_cast<long long>(rrp.extent(0)) - 1,
       KOKKOS_LAMBDA(const RowMember<ExecSpace>& m, const long long j) {
@@ -491,7 +492,7 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
         KOKKOS_LAMBDA(const long long k) { send_len(k) = row_len(idx(k)); });
     space.fence();
     exchange_views(A.comm(), 7103, plan.send_ranks(), plan.send_displs(), send_len,
-                   plan.recv_ranks(), plan.recv_displs(), recv_len, true);
+                   plan.recv_ranks(), plan.recv_displs(), recv_len, true, space);
   }
   h.times.bytes_sent += ns * static_cast<long long>(sizeof(F));
   std::vector<long long> srp_h(ns + 1);
