@@ -7,8 +7,10 @@
 #   STEP=perf: perf_dist one-call C = A*A, base and new in turn, ROUNDS rounds,
 #     at NPS ranks (ranks beyond the GPUs share them: only np=1 times mean much).
 # CARRY (default .carry/x17): perf_dist_base.gz (build-cuda-mpi at 1e74094), perf_dist_ov.gz
-# (the overlap, 6a15783), perf_dist_new.gz (and the shared blocks at one rank),
-# spk_mpi_tests.gz (build-cuda-mpi), spk_unit_tests.gz (build-cuda-ut), perf_spgemm.gz
+# (the overlap, 6a15783), perf_dist_new.gz (and the shared blocks at one rank, 282ef19),
+# perf_dist_num.gz (numeric overlap, 24de728), perf_dist_pre.gz (copies beside the
+# exchanges, 911f7ac), perf_dist_stg.gz (staged exchanges on their instance, 53ce4d4),
+# spk_mpi_tests.gz (build-cuda-mpi, last build), spk_unit_tests.gz (build-cuda-ut), perf_spgemm.gz
 # (build-cuda-perfkk; SINGLE=1 times single-GPU spk on the same matrices first),
 # m/ (cage10, small/{ash219,bcsstk03,empty_3x4,west0479}).  BINS picks the binaries.
 #   run(kind=nvidia-h100-x1, carry=[".carry/x17"], command="STEP=tests bash docs/data/mpi/s17/device_run.sh")
