@@ -47,12 +47,14 @@ inline constexpr bool is_host_space_v =
 
 #if SPK_KOKKOS_4 && defined(KOKKOS_ENABLE_CUDA)
 /// Kokkos::Cuda instances on streams of their own, made for the stream of
-/// `space` (key: that stream and `kind`) the first time and kept until
+/// `space` (key: that stream and `highest`) the first time and kept until
 /// Kokkos::finalize: creating an instance costs allocations and
-/// synchronisations.  The streams get `priority` (a CUDA stream priority).
-inline std::vector<Kokkos::Cuda>& cuda_instances_for(const Kokkos::Cuda& space, int kind, int n,
-                                                     int priority) {
-  using Key = std::pair<cudaStream_t, int>;
+/// synchronisations.  The streams get the device's highest priority, or
+/// (highest = false) the priority of `space`'s stream; either is looked up
+/// only when they are made (callers ask on every product).
+inline std::vector<Kokkos::Cuda>& cuda_instances_for(const Kokkos::Cuda& space, bool highest,
+                                                     int n) {
+  using Key = std::pair<cudaStream_t, bool>;
   static std::mutex mutex;
   static std::map<Key, std::vector<Kokkos::Cuda>>* made = nullptr;
   const std::lock_guard<std::mutex> lock(mutex);
@@ -64,11 +66,16 @@ inline std::vector<Kokkos::Cuda>& cuda_instances_for(const Kokkos::Cuda& space, 
       made = nullptr;
     });
   }
-  auto& v = (*made)[Key(space.cuda_stream(), kind)];
+  auto& v = (*made)[Key(space.cuda_stream(), highest)];
   if (v.empty()) {
     int device = 0;
     cudaGetDevice(&device);
     cudaSetDevice(space.cuda_device());
+    int priority = 0, least = 0;
+    if (highest)
+      cudaDeviceGetStreamPriorityRange(&least, &priority);
+    else
+      cudaStreamGetPriority(space.cuda_stream(), &priority);
     for (int k = 0; k < n; ++k) {
       cudaStream_t s = nullptr;
       const cudaError_t e = cudaStreamCreateWithPriority(&s, cudaStreamDefault, priority);
@@ -98,9 +105,7 @@ std::vector<ExecSpace> concurrent_instances(const ExecSpace& space, int n) {
     if (n > 1) {
 #if defined(KOKKOS_ENABLE_CUDA)
       if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-        int priority = 0;
-        cudaStreamGetPriority(space.cuda_stream(), &priority);
-        const auto& v = cuda_instances_for(space, 0, 4, priority);
+        const auto& v = cuda_instances_for(space, false, 4);
         return std::vector<ExecSpace>(v.begin(), v.begin() + std::min<int>(n, 4));
       }
 #endif
@@ -130,11 +135,8 @@ std::vector<ExecSpace> concurrent_instances(const ExecSpace& space, int n) {
 template <class ExecSpace>
 ExecSpace priority_instance(const ExecSpace& space) {
 #if SPK_KOKKOS_4 && defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-    int least = 0, greatest = 0;
-    cudaDeviceGetStreamPriorityRange(&least, &greatest);
-    return cuda_instances_for(space, 1, 1, greatest).front();
-  }
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>)
+    return cuda_instances_for(space, true, 1).front();
 #endif
   return space;
 }

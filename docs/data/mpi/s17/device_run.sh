@@ -9,7 +9,7 @@
 # CARRY (default .carry/x17): perf_dist_base.gz (build-cuda-mpi at 1e74094), perf_dist_ov.gz
 # (the overlap, 6a15783), perf_dist_new.gz (and the shared blocks at one rank, 282ef19),
 # perf_dist_num.gz (numeric overlap, 24de728), perf_dist_pre.gz (copies beside the
-# exchanges, 911f7ac), perf_dist_stg.gz (staged exchanges on their instance, 53ce4d4),
+# exchanges, 911f7ac), perf_dist_stg.gz (staged exchanges on their instance, 53ce4d4), perf_dist_rev.gz (review),
 # spk_mpi_tests.gz (build-cuda-mpi, last build), spk_unit_tests.gz (build-cuda-ut), perf_spgemm.gz
 # (build-cuda-perfkk; SINGLE=1 times single-GPU spk on the same matrices first),
 # m/ (cage10, small/{ash219,bcsstk03,empty_3x4,west0479}).  BINS picks the binaries.
@@ -33,23 +33,5 @@ if [ "${STEP:-tests}" = tests ]; then
   NPS="${NPS:-1 2}" bash perf_tests/gpu/mpi_unit_tests.sh >/dev/null 2>&1
   grep -a "==\|PASSED\|FAILED\|rc=" "$OUT/mpi_tests.txt"
 else
-  for run in $(seq 1 "${ROUNDS:-3}"); do
-    [ "${SINGLE:-0}" = 1 ] && [ -x "$D/perf_spgemm" ] &&
-      timeout 150 "$D/perf_spgemm" --space cuda --no-baselines --json "$OUT/single_$run.json" \
-        $(echo ${M:-local:poisson3d:300 local:poisson3d:200} | sed 's/local://g') \
-        >"$OUT/single_$run.log" 2>&1 &&
-      grep -a "^spgemm .* spk-onecall " "$OUT/single_$run.log" | awk '{print "single", $2, $7}'
-
-    for m in ${M:-local:poisson3d:300 local:poisson3d:200}; do
-      for np in ${NPS:-1 2}; do
-        for b in ${BINS:-base new}; do
-          tag=${b}_$(echo "${m#local:}" | tr ':' '_')_np${np}_$run
-          timeout 150 $MPI -np "$np" "$D/perf_dist_$b" "$m" --op spgemm --repeat "${REPEAT:-7}" \
-            --warmup 2 --space cuda --json "$OUT/$tag.json" $MAP >"$OUT/$tag.log" 2>&1
-          echo "$tag rc=$? ms=$(grep -a '^dist_spgemm' "$OUT/$tag.log" | awk '{print $8}')"
-        done
-      done
-    done
-  done
-  (cd "$OUT" && tar czf "${TGZ:-runs.tgz}" ./*_[0-9].json ./*_[0-9].log && rm -f ./*_[0-9].json ./*_[0-9].log)
+  bash perf_tests/gpu/dist_ab.sh
 fi

@@ -14,16 +14,5 @@ NPS="2" bash perf_tests/gpu/mpi_unit_tests.sh >/dev/null 2>&1
 tail -2 "$OUT/mpi_tests.txt"
 source perf_tests/gpu/mpi_env.sh
 nvidia-smi -L >"$OUT/env.txt"
-for run in $(seq 1 ${RUNS:-3}); do
-  for m in ${M:-local:poisson3d:300 local:poisson3d:200}; do
-    for np in ${NPS:-1 2}; do
-      for b in ${BINS:-base new}; do
-        tag=${b}_$(echo "${m#local:}" | tr ':' '_')_np${np}_$run
-        timeout 120 $MPI -np "$np" $D/perf_dist_$b "$m" --op spgemm --repeat ${REPEAT:-7} \
-          --warmup 2 --space cuda --json "$OUT/$tag.json" $MAP >"$OUT/$tag.log" 2>&1
-        echo "$tag rc=$? ms=$(grep -a '^dist_spgemm' "$OUT/$tag.log" | awk '{print $8}')"
-      done
-    done
-  done
-done
-cd "$OUT" && tar czf runs.tgz ./*_[0-9].json ./*_[0-9].log && rm -f ./*_[0-9].json ./*_[0-9].log
+# (the loop this call ran is perf_tests/gpu/dist_ab.sh, with 120 s per run)
+ROUNDS=${RUNS:-3} TIMEOUT=120 bash perf_tests/gpu/dist_ab.sh
