@@ -9,6 +9,7 @@
 #include <spk_matrix_market.hpp>
 #include <spk_mirror.hpp>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace spk::dist {
@@ -193,8 +194,7 @@ class DistCsrMatrix {
                 const Kokkos::View<long long*, device_type>& ghost_gids_device,
                 const Impl::StepTimer& step = {})
       : row_layout_(row_layout), col_layout_(col_layout) {
-    assemble(space, create_mirror_view_and_copy(device_type(), local),
-             create_mirror_view_and_copy(device_type(), ghost), ghost_gids, ghost_gids_device,
+    assemble(space, shared_or_copied(local), shared_or_copied(ghost), ghost_gids, ghost_gids_device,
              step);
   }
 
@@ -408,6 +408,18 @@ class DistCsrMatrix {
   }
 
  private:
+  /// M in this matrix's memory: M's Views when they live there (without the
+  /// fence of Kokkos::create_mirror_view_and_copy, which would wait for the
+  /// kernels still writing M), else a copy.
+  template <class D2>
+  static local_matrix_type shared_or_copied(const CsrMatrix<Scalar, Ordinal, Offset, D2>& M) {
+    if constexpr (std::is_same_v<typename CsrMatrix<Scalar, Ordinal, Offset, D2>::memory_space,
+                                 memory_space>)
+      return local_matrix_type(M.num_rows(), M.num_cols(), M.row_map(), M.col_idx(), M.values());
+    else
+      return create_mirror_view_and_copy(device_type(), M);
+  }
+
   /// `list` once every kernel has finished (it may still be being written).
   static const Kokkos::View<long long*, device_type>& fenced(
       const Kokkos::View<long long*, device_type>& list) {

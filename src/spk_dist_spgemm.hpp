@@ -16,14 +16,22 @@
 
 namespace spk::dist {
 
+/// How DistSpgemmHandle records the steps of a one-call or symbolic
+/// product (SpgemmTimes::steps), for finding its critical path.
+enum class StepTiming {
+  Off,
+  Fenced,  // every instance fenced at each step: each step's own device time
+  Host     // no fence: when the host got past each step (where it waits)
+};
+
 /// Wall time of the phases of spgemm (seconds) and what was sent.
 struct SpgemmTimes {
   double fetch = 0;     // exchange of B's rows (lengths, columns, values)
   double local = 0;     // local SpGEMM
   double assemble = 0;  // building the merged operands / C's blocks
   long long bytes_sent = 0;
-  // With DistSpgemmHandle::time_steps: (step, seconds) of the last one-call
-  // or symbolic product, each step fenced (for finding the critical path).
+  // With DistSpgemmHandle::step_timing: (step, seconds) of the last one-call
+  // or symbolic product (see StepTiming).
   std::vector<std::pair<std::string, double>> steps;
   double total() const { return fetch + local + assemble; }
 };
@@ -43,7 +51,7 @@ class DistSpgemmHandle {
   long long fetched_rows() const noexcept { return fetched_rows_; }
   long long fetched_nnz() const noexcept { return fetched_nnz_; }
   SpgemmTimes times;
-  bool time_steps = false;  // fence and record times.steps (costs a fence per step)
+  StepTiming step_timing = StepTiming::Off;  // records times.steps (Fenced: a fence per step)
 
   // Internals (public for the free functions below).
   bool done_ = false;
@@ -58,8 +66,9 @@ class DistSpgemmHandle {
   // A_comb·b_local_ and c_ghost_ = A_comb·b_ghost_ is its ghost block before
   // the ghost columns are renumbered: no split of C is needed.
   local_matrix b_local_, b_ghost_, a_comb_, c_ghost_;
-  // The ghost product runs only over the rows of A_comb that reach an entry
-  // of b_ghost_ (the rows near a block boundary): a_ghost_rows_ holds them
+  // The ghost product runs only over the rows of A_comb that may reach an
+  // entry of b_ghost_ (the rows near a block boundary; combine_and_mark
+  // flags them, a few more than reach it at most): a_ghost_rows_ holds them
   // (rows ghost_rows_, in order) and c_ghost_sub_ = a_ghost_rows_·b_ghost_
   // their products; c_ghost_ shares its columns and values, with a row map
   // over all rows (ghost_pos_(i): rows of a_ghost_rows_ before row i).
@@ -80,10 +89,15 @@ namespace Impl {
 /// M's local and ghost blocks side by side, per row (local entries first),
 /// written at row_map `rm` into cols / vals (either may be empty to skip
 /// it).  Columns combined: owned columns first, ghost j after them (the
-/// numbering of B_ext's rows, for A_comb).
-template <class ExecSpace, class S, class O, class F, class D, class RM, class C, class V>
+/// numbering of B_ext's rows, for A_comb).  With `mark` not empty, also
+/// mark(i) = 1 for the rows with a ghost entry or a column c whose row of B
+/// has ghost entries (bgrm: B's ghost block's row map), else 0.
+template <class ExecSpace, class S, class O, class F, class D, class RM, class C, class V,
+          class Mark = Kokkos::View<F*, typename C::device_type>,
+          class BRM = typename CsrMatrix<S, O, F, typename C::device_type>::row_map_type>
 void side_by_side(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& M, const RM& rm,
-                  const C& cols, const V& vals) {
+                  const C& cols, const V& vals, const Mark& mark = Mark(),
+                  const BRM& bgrm = BRM()) {
   auto L = M.local_block();
   auto G = M.ghost_block();
   auto lrm = L.row_map(), grm = G.row_map();
@@ -91,11 +105,13 @@ void side_by_side(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& M, co
   auto lva = L.values(), gva = G.values();
   const long long ghost_off = M.col_layout().local_size();
   const bool do_cols = cols.extent(0) > 0, do_vals = vals.extent(0) > 0;
+  const bool do_mark = mark.extent(0) > 0;
   row_parallel(
       space, "spk::dist::side_by_side", L.num_rows(),
       KOKKOS_LAMBDA(const RowMember<ExecSpace>& m, const long long i) {
         const F q = rm(i), l0 = lrm(i), nl = lrm(i + 1) - l0, g0 = grm(i);
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, nl + grm(i + 1) - g0), [&](const F t) {
+        const F ngi = grm(i + 1) - g0;
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, nl + ngi), [&](const F t) {
           if (t < nl) {
             if (do_cols) cols(q + t) = lci(l0 + t);
             if (do_vals) vals(q + t) = lva(l0 + t);
@@ -104,6 +120,18 @@ void side_by_side(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& M, co
             if (do_vals) vals(q + t) = gva(g0 + t - nl);
           }
         });
+        if (do_mark) {
+          F hits = 0;  // (a sum: a Max reducer leaves its identity where no lane hits)
+          if (ngi == 0)
+            Kokkos::parallel_reduce(
+                Kokkos::ThreadVectorRange(m, nl),
+                [&](const F t, F& r) {
+                  const O c = lci(l0 + t);
+                  r += bgrm(c + 1) > bgrm(c) ? 1 : 0;
+                },
+                hits);
+          Kokkos::single(Kokkos::PerThread(m), [&]() { mark(i) = ngi > 0 || hits > 0 ? 1 : 0; });
+        }
       });
 }
 
@@ -242,17 +270,23 @@ void fetch_rows(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
   h.times.bytes_sent += send_bytes;
 }
 
-/// Values of B_ext's two parts from B's blocks and the fetched values
-/// (fvals, placed by h.fetch_dest_).
-template <class ExecSpace, class S, class O, class F, class D, class FV>
-void b_ext_values(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& B,
-                  DistSpgemmHandle<S, O, F, D>& h, const FV& fvals) {
+/// B's own values into B_ext's two parts (the fetched ones come from
+/// b_ext_fetched_values).
+template <class ExecSpace, class S, class O, class F, class D>
+void b_ext_own_values(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& B,
+                      DistSpgemmHandle<S, O, F, D>& h) {
   const long long nl = B.local_block().nnz(), ng = B.ghost_block().nnz();
   if (!h.shares_blocks_)
     Kokkos::deep_copy(space, Kokkos::subview(h.b_local_.values(), std::make_pair(0LL, nl)),
                       B.local_block().values());
   Kokkos::deep_copy(space, Kokkos::subview(h.b_ghost_.values(), std::make_pair(0LL, ng)),
                     B.ghost_block().values());
+}
+
+/// The fetched values (fvals) into B_ext's two parts, placed by h.fetch_dest_.
+template <class ExecSpace, class S, class O, class F, class D, class FV>
+void b_ext_fetched_values(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
+                          const FV& fvals) {
   auto dest = h.fetch_dest_;
   auto lv = h.b_local_.values(), gv = h.b_ghost_.values();
   Kokkos::parallel_for(
@@ -288,18 +322,65 @@ void ghost_rows_copy(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h, bo
       });
 }
 
-/// The rows of h.a_comb_ that reach an entry of h.b_ghost_ into
-/// h.a_ghost_rows_ (with h.ghost_rows_ and h.ghost_pos_, see the handle):
-/// only they have products in C's ghost block.  On a mesh split into row
-/// blocks they are the few layers next to a neighbour's block, and the
-/// single-node product's per-row passes over all rows cost more than the
-/// products of these (0.6-1.5 ms per rank on poisson3d:300 at 2-4 GPUs).
+/// A_comb (A's blocks side by side, unless h shares A's local block) and,
+/// in the same pass over A, the rows of A that may reach an entry of
+/// B_ext's ghost part (only they have products in C's ghost block), flagged
+/// in h.ghost_pos_ and scanned on the device: ghost_pos_(i) = flagged rows
+/// before row i, ghost_pos_(na) their number.  Flagged: rows with a column
+/// whose row of B has ghost entries, and rows with ghost columns (the
+/// fetched rows they name are not here yet), so it needs nothing fetched
+/// and is queued on `space` beside the fetch.  Nothing is flagged without
+/// b_ghost (B_ext has no ghost part: B's ghost block and the fetched rows
+/// hold no other rank's column).  On a mesh cut into row blocks the flagged
+/// rows are the few layers next to a neighbour's block.
+template <class ExecSpace, class S, class O, class F, class D>
+void combine_and_mark(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
+                      const DistCsrMatrix<S, O, F, D>& B, DistSpgemmHandle<S, O, F, D>& h,
+                      bool b_ghost) {
+  using Dev = typename DistSpgemmHandle<S, O, F, D>::device_type;
+  const long long na = A.row_layout().local_size();
+  h.ghost_pos_ = Kokkos::View<F*, Dev>();
+  if (b_ghost) {
+    h.ghost_pos_ = spk::Impl::pooled_view<Kokkos::View<F*, Dev>>(space, h.pooled_,
+                                                                 "spk::dist::ghost_pos", na + 1);
+    Kokkos::deep_copy(space, Kokkos::subview(h.ghost_pos_, na), F(0));
+  }
+  auto pos = h.ghost_pos_;
+  auto bgrm = B.ghost_block().row_map();
+  if (!h.shares_blocks_) {
+    auto al = A.local_block().row_map(), ag = A.ghost_block().row_map();
+    auto arm = h.a_comb_.row_map();
+    Kokkos::parallel_for(
+        "spk::dist::a_comb_rm", Kokkos::RangePolicy<ExecSpace>(space, 0, na + 1),
+        KOKKOS_LAMBDA(const long long i) { arm(i) = al(i) + ag(i); });
+    side_by_side(space, A, arm, h.a_comb_.col_idx(), h.a_comb_.values(), pos, bgrm);
+  } else if (b_ghost) {
+    // (A's local block is A_comb: a pass of its own for the marks.  A has
+    // no ghost columns here, and its ghost block may have no row map.)
+    auto lrm = A.local_block().row_map();
+    auto lci = A.local_block().col_idx();
+    Kokkos::parallel_for(
+        "spk::dist::ghost_rows_mark", Kokkos::RangePolicy<ExecSpace>(space, 0, na),
+        KOKKOS_LAMBDA(const long long i) {
+          F reach = 0;
+          for (F k = lrm(i); k < lrm(i + 1) && !reach; ++k)
+            reach = bgrm(lci(k) + 1) > bgrm(lci(k)) ? 1 : 0;
+          pos(i) = reach;
+        });
+  }
+  if (b_ghost) spk::Impl::exclusive_scan_queued(space, pos, na);
+}
+
+/// The rows combine_and_mark flagged, copied from h.a_comb_ into
+/// h.a_ghost_rows_ (with h.ghost_rows_: which rows they are); `space` must
+/// be ordered after the marking.
 template <class ExecSpace, class S, class O, class F, class D>
 void select_ghost_rows(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h) {
   using Dev = typename DistSpgemmHandle<S, O, F, D>::device_type;
   using Local = CsrMatrix<S, O, F, Dev>;
   const long long na = h.a_comb_.num_rows();
-  if (h.b_ghost_.nnz() == 0) {  // no ghost columns in B (one rank): no row reaches them
+  if (h.b_ghost_.nnz() == 0 || h.ghost_pos_.extent(0) == 0) {
+    // (no row reaches a ghost column of B; ghost_pos_ is empty only then)
     h.ghost_rows_ = Kokkos::View<O*, Dev>();
     h.ghost_pos_ = Kokkos::View<F*, Dev>();
     // (its row map from the pool: no cudaMalloc and synchronising free per call)
@@ -311,21 +392,12 @@ void select_ghost_rows(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h) 
     return;
   }
   auto arm = h.a_comb_.row_map();
-  auto aci = h.a_comb_.col_idx();
-  auto bgrm = h.b_ghost_.row_map();
-  h.ghost_pos_ = spk::Impl::pooled_view<Kokkos::View<F*, Dev>>(space, h.pooled_,
-                                                               "spk::dist::ghost_pos", na + 1);
   auto pos = h.ghost_pos_;
-  Kokkos::parallel_for(
-      "spk::dist::ghost_rows_mark", Kokkos::RangePolicy<ExecSpace>(space, 0, na + 1),
-      KOKKOS_LAMBDA(const long long i) {
-        F reach = 0;
-        if (i < na)
-          for (F k = arm(i); k < arm(i + 1) && !reach; ++k)
-            reach = bgrm(aci(k) + 1) > bgrm(aci(k)) ? 1 : 0;
-        pos(i) = reach;
-      });
-  const long long nr = spk::Impl::exclusive_scan(space, pos, na);
+  F nr_h = 0;
+  Kokkos::deep_copy(space, Kokkos::View<F, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(&nr_h),
+                    Kokkos::subview(pos, na));
+  space.fence();
+  const long long nr = nr_h;
   h.ghost_rows_ =
       spk::Impl::pooled_view<Kokkos::View<O*, Dev>>(space, h.pooled_, "spk::dist::ghost_rows", nr);
   auto rows = h.ghost_rows_;
@@ -394,28 +466,58 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
               A.row_layout().rank(), " owns columns [", A.col_layout().begin(), ", ",
               A.col_layout().end(), ") of A but rows [", B.row_layout().begin(), ", ",
               B.row_layout().end(), ") of B)");
-  const bool time_steps = h.time_steps;
+  const StepTiming timing = h.step_timing;
+  const bool time_steps = timing != StepTiming::Off, fenced = timing == StepTiming::Fenced;
   h = DistSpgemmHandle<S, O, F, D>();
-  h.time_steps = time_steps;
+  h.step_timing = timing;
   auto step_t = now();
   auto step = [&](const char* name) {
     if (!time_steps) return;
-    Kokkos::fence();  // both instances (steps one after the other)
+    if (fenced) Kokkos::fence();  // both instances (steps one after the other)
     h.times.steps.emplace_back(name, seconds_since(step_t));
     step_t = now();
   };
+  // The fetch of B's rows (lengths, then the rows) is a chain of small
+  // kernels, copies to the host and exchanges, which the other ranks wait
+  // for: it runs on `side`, the instance the GPU serves first
+  // (priority_instance; `space` itself on hosts).  What does not depend on
+  // it (A's blocks side by side, B's own rows in B_ext: hundreds of MB of
+  // copies) runs on `space` meanwhile.  (Queued on the high-priority
+  // instance, those copies held the chain's kernels up: at 2 GPUs the
+  // lengths' exchange took 1.5 ms instead of 0.6.)
+  const ExecSpace side = spk::Impl::priority_instance(space);
   // Temporaries come from spk's memory pool (stream-ordered, no
   // synchronisation to free them); `temps` frees this call's at return,
   // h.pooled_ keeps the handle's.
   std::vector<std::shared_ptr<void>> temps;
-  auto pooled = [&](auto view_tag, std::vector<std::shared_ptr<void>>& owners, const char* label,
-                    std::size_t n) {
-    return spk::Impl::pooled_view<decltype(view_tag)>(space, owners, label, n);
+  auto pooled = [&](const ExecSpace& on, auto view_tag, std::vector<std::shared_ptr<void>>& owners,
+                    const char* label, std::size_t n) {
+    return spk::Impl::pooled_view<decltype(view_tag)>(on, owners, label, n);
   };
+  const long long na = A.row_layout().local_size();
+  const long long ext_rows = B.row_layout().local_size() + A.num_ghosts();
+  // Nothing fetched (A has no ghost columns: one rank, or rows that reach
+  // only this rank's columns): B_ext's local part is B's local block and
+  // A_comb is A's local block, shared, not copied (at one rank the copies
+  // were 4 ms of poisson3d:300's 31 ms on an H100).
+  const bool own_rows_only = A.num_ghosts() == 0;
+  h.shares_blocks_ = own_rows_only;
+  if (own_rows_only) {
+    h.a_comb_ = A.local_block();  // (no ghost columns: no ghost entries)
+  } else {
+    // (allocated before `side` is ordered after `space`: the ghost rows read it there)
+    const F a_nnz = static_cast<F>(A.local_block().nnz() + A.ghost_block().nnz());
+    h.a_comb_ = Local(
+        static_cast<O>(na), static_cast<O>(ext_rows),
+        pooled(space, Kokkos::View<F*, Dev>(), h.pooled_, "spk::dist::a_comb.row_map", na + 1),
+        pooled(space, Kokkos::View<O*, Dev>(), h.pooled_, "spk::dist::a_comb.col_idx", a_nnz),
+        pooled(space, Kokkos::View<S*, Dev>(), h.pooled_, "spk::dist::a_comb.values", a_nnz));
+  }
+  spk::Impl::stream_wait(side, space);  // A and B as the caller's work on `space` left them
   // Arrays MPI may touch in place come from exchange_view.
   auto exchanged = [&](auto view_tag, std::vector<std::shared_ptr<void>>& owners, const char* label,
                        std::size_t n) {
-    return exchange_view<decltype(view_tag)>(space, owners, label, n);
+    return exchange_view<decltype(view_tag)>(side, owners, label, n);
   };
   auto t = now();
   const long long nb = B.row_layout().local_size(), ng = A.num_ghosts();
@@ -425,16 +527,17 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
 
   // Lengths of B's local rows, and the packed layout of the rows we send.
   auto lrm = B.local_block().row_map(), grm = B.ghost_block().row_map();
-  auto row_len = pooled(Kokkos::View<F*, Dev>(), temps, "spk::dist::row_len", nb);
+  auto row_len = pooled(side, Kokkos::View<F*, Dev>(), temps, "spk::dist::row_len", nb);
   Kokkos::parallel_for(
-      "spk::dist::b_row_len", Kokkos::RangePolicy<ExecSpace>(space, 0, nb),
+      "spk::dist::b_row_len", Kokkos::RangePolicy<ExecSpace>(side, 0, nb),
       KOKKOS_LAMBDA(const long long i) { row_len(i) = lrm(i + 1) + grm(i + 1) - lrm(i) - grm(i); });
-  h.send_rp_ = pooled(Kokkos::View<long long*, Dev>(), h.pooled_, "spk::dist::send_rp", ns + 1);
+  h.send_rp_ =
+      pooled(side, Kokkos::View<long long*, Dev>(), h.pooled_, "spk::dist::send_rp", ns + 1);
   auto srp = h.send_rp_;
-  Kokkos::deep_copy(space, Kokkos::subview(srp, std::make_pair(0LL, 1LL)), 0LL);
+  Kokkos::deep_copy(side, Kokkos::subview(srp, std::make_pair(0LL, 1LL)), 0LL);
   auto idx = plan.send_indices();
   Kokkos::parallel_scan(
-      "spk::dist::send_rp", Kokkos::RangePolicy<ExecSpace>(space, 0, ns),
+      "spk::dist::send_rp", Kokkos::RangePolicy<ExecSpace>(side, 0, ns),
       KOKKOS_LAMBDA(const long long k, long long& upd, const bool final) {
         upd += row_len(idx(k));
         if (final) srp(k + 1) = upd;
@@ -442,66 +545,37 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   h.times.assemble += seconds_since(t);
   step("b_row_lengths");
 
-  // What does not depend on the fetched rows (A's blocks side by side, B's
-  // own rows in B_ext) is copied on `side`, a second instance (see step 5),
-  // while the host exchanges lengths and rows with the other ranks.  The
-  // arrays are allocated on `space` first (stream order), then `side`
-  // starts after them.
-  const ExecSpace side = spk::Impl::priority_instance(space);
-  const long long na = A.row_layout().local_size();
-  const long long ext_rows = nb + ng;
   const long long bl_nnz = B.local_block().nnz(), bg_nnz = B.ghost_block().nnz();
-  // Nothing fetched (A has no ghost columns: one rank, or rows that reach
-  // only this rank's columns): B_ext's local part is B's local block and
-  // A_comb is A's local block, shared, not copied (at one rank the copies
-  // were 4 ms of poisson3d:300's 31 ms on an H100).
-  const bool own_rows_only = ng == 0;
-  h.shares_blocks_ = own_rows_only;
 
-  // 1. A's blocks side by side (columns: B_ext's rows), on `side`.
+  // 1. A's blocks side by side (columns: B_ext's rows), and the rows the
+  // ghost product needs (select_ghost_rows lists them later), on `space`.
   t = now();
-  if (own_rows_only) {
-    h.a_comb_ = A.local_block();  // (no ghost columns: no ghost entries)
-  } else {
-    const F a_nnz = static_cast<F>(A.local_block().nnz() + A.ghost_block().nnz());
-    h.a_comb_ =
-        Local(static_cast<O>(na), static_cast<O>(ext_rows),
-              pooled(Kokkos::View<F*, Dev>(), h.pooled_, "spk::dist::a_comb.row_map", na + 1),
-              pooled(Kokkos::View<O*, Dev>(), h.pooled_, "spk::dist::a_comb.col_idx", a_nnz),
-              pooled(Kokkos::View<S*, Dev>(), h.pooled_, "spk::dist::a_comb.values", a_nnz));
-    spk::Impl::stream_wait(side, space);
-    auto al = A.local_block().row_map(), ag = A.ghost_block().row_map();
-    auto arm = h.a_comb_.row_map();
-    Kokkos::parallel_for(
-        "spk::dist::a_comb_rm", Kokkos::RangePolicy<ExecSpace>(side, 0, na + 1),
-        KOKKOS_LAMBDA(const long long i) { arm(i) = al(i) + ag(i); });
-    side_by_side(side, A, h.a_comb_.row_map(), h.a_comb_.col_idx(), h.a_comb_.values());
-  }
+  combine_and_mark(space, A, B, h, bg_nnz > 0 || ng > 0);
   h.times.assemble += seconds_since(t);
   step("a_combined");
 
   // 2. Lengths of the fetched rows, to A's ghost columns' owners (the SpMV
-  // plan's pattern).  Only `space` is fenced before the exchange: `side`
+  // plan's pattern).  Only `side` is fenced before the exchange: `space`
   // keeps copying.
   t = now();
   auto recv_len = exchanged(Kokkos::View<F*, Dev>(), temps, "spk::dist::recv_len", ng);
   {
     auto send_len = exchanged(Kokkos::View<F*, Dev>(), temps, "spk::dist::send_len", ns);
     Kokkos::parallel_for(
-        "spk::dist::pack_lengths", Kokkos::RangePolicy<ExecSpace>(space, 0, ns),
+        "spk::dist::pack_lengths", Kokkos::RangePolicy<ExecSpace>(side, 0, ns),
         KOKKOS_LAMBDA(const long long k) { send_len(k) = row_len(idx(k)); });
-    space.fence();
+    side.fence();
     exchange_views(A.comm(), 7103, plan.send_ranks(), plan.send_displs(), send_len,
-                   plan.recv_ranks(), plan.recv_displs(), recv_len, true, space);
+                   plan.recv_ranks(), plan.recv_displs(), recv_len, true, side);
   }
   h.times.bytes_sent += ns * static_cast<long long>(sizeof(F));
   std::vector<long long> srp_h(ns + 1);
   std::vector<F> rlen_h(ng);
   using HostLL = Kokkos::View<long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
   using HostF = Kokkos::View<F*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
-  Kokkos::deep_copy(space, HostLL(srp_h.data(), ns + 1), srp);
-  Kokkos::deep_copy(space, HostF(rlen_h.data(), ng), recv_len);
-  space.fence();
+  Kokkos::deep_copy(side, HostLL(srp_h.data(), ns + 1), srp);
+  Kokkos::deep_copy(side, HostF(rlen_h.data(), ng), recv_len);
+  side.fence();
   std::vector<long long> rrp(ng + 1, 0);
   for (long long j = 0; j < ng; ++j) rrp[j + 1] = rrp[j] + rlen_h[j];
   for (long long d : plan.send_displs()) h.send_edispls_.push_back(srp_h[d]);
@@ -516,68 +590,71 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   step("exchange_lengths");
 
   // 3. B_ext = B's local rows, then the fetched rows, split by column
-  // owner.  B's own rows are split already (its blocks): copied on `side`
+  // owner.  B's own rows are split already (its blocks): copied on `space`
   // now, into arrays long enough for every fetched entry (how a fetched
-  // row's entries split is known only once its columns are here).
+  // row's entries split is known only once its columns are here), which
+  // `side` allocates (it has nothing else queued: `space` need not wait).
   t = now();
   const long long bl_cap = own_rows_only ? 0 : bl_nnz + nf, bg_cap = bg_nnz + nf;
   const auto bl_rm = own_rows_only ? B.local_block().row_map()
-                                   : pooled(typename Local::row_map_type(), h.pooled_,
+                                   : pooled(side, typename Local::row_map_type(), h.pooled_,
                                             "spk::dist::b_local.row_map", ext_rows + 1);
   const auto bl_ci = own_rows_only ? B.local_block().col_idx()
-                                   : pooled(typename Local::index_type(), h.pooled_,
+                                   : pooled(side, typename Local::index_type(), h.pooled_,
                                             "spk::dist::b_local.col_idx", bl_cap);
   const auto bl_va = own_rows_only ? B.local_block().values()
-                                   : pooled(typename Local::values_type(), h.pooled_,
+                                   : pooled(side, typename Local::values_type(), h.pooled_,
                                             "spk::dist::b_local.values", bl_cap);
-  const auto bg_rm =
-      pooled(typename Local::row_map_type(), h.pooled_, "spk::dist::b_ghost.row_map", ext_rows + 1);
+  const auto bg_rm = pooled(side, typename Local::row_map_type(), h.pooled_,
+                            "spk::dist::b_ghost.row_map", ext_rows + 1);
   const auto bg_ci =
-      pooled(typename Local::index_type(), h.pooled_, "spk::dist::b_ghost.col_idx", bg_cap);
+      pooled(side, typename Local::index_type(), h.pooled_, "spk::dist::b_ghost.col_idx", bg_cap);
   const auto bg_va =
-      pooled(typename Local::values_type(), h.pooled_, "spk::dist::b_ghost.values", bg_cap);
-  spk::Impl::stream_wait(side, space);
+      pooled(side, typename Local::values_type(), h.pooled_, "spk::dist::b_ghost.values", bg_cap);
+  spk::Impl::stream_wait(space, side);
   {
     // B's own rows: the local block's columns as they are, the ghost
     // block's as global columns; their values (zeros for symbolic, whose
     // local products compute values that numeric redoes).
     const auto head = std::make_pair(0LL, bl_nnz), ghead = std::make_pair(0LL, bg_nnz);
     if (!own_rows_only) {
-      Kokkos::deep_copy(side, Kokkos::subview(bl_ci, head), B.local_block().col_idx());
+      Kokkos::deep_copy(space, Kokkos::subview(bl_ci, head), B.local_block().col_idx());
       if (with_values)
-        Kokkos::deep_copy(side, Kokkos::subview(bl_va, head), B.local_block().values());
+        Kokkos::deep_copy(space, Kokkos::subview(bl_va, head), B.local_block().values());
       else
-        Kokkos::deep_copy(side, Kokkos::subview(bl_va, head), S(0));
+        Kokkos::deep_copy(space, Kokkos::subview(bl_va, head), S(0));
     }
     auto gci = B.ghost_block().col_idx();
     auto gid = B.ghost_gids_view();
     auto bgc = bg_ci;
     Kokkos::parallel_for(
-        "spk::dist::b_ghost_columns", Kokkos::RangePolicy<ExecSpace>(side, 0, bg_nnz),
+        "spk::dist::b_ghost_columns", Kokkos::RangePolicy<ExecSpace>(space, 0, bg_nnz),
         KOKKOS_LAMBDA(const long long k) { bgc(k) = static_cast<O>(gid(gci(k))); });
     if (with_values)
-      Kokkos::deep_copy(side, Kokkos::subview(bg_va, ghead), B.ghost_block().values());
+      Kokkos::deep_copy(space, Kokkos::subview(bg_va, ghead), B.ghost_block().values());
     else
-      Kokkos::deep_copy(side, Kokkos::subview(bg_va, ghead), S(0));
+      Kokkos::deep_copy(space, Kokkos::subview(bg_va, ghead), S(0));
   }
   h.times.assemble += seconds_since(t);
 
   // 4. The fetched rows' columns (global), and their values for the whole
-  // product, in one exchange, split by where their columns live.
+  // product, in one exchange, split by where their columns live (on `side`,
+  // past B's own entries, which `space` writes).
   t = now();
-  h.fetch_rp_ = pooled(Kokkos::View<long long*, Dev>(), h.pooled_, "spk::dist::rrp", rrp.size());
+  h.fetch_rp_ =
+      pooled(side, Kokkos::View<long long*, Dev>(), h.pooled_, "spk::dist::rrp", rrp.size());
   auto rrp_d = h.fetch_rp_;
-  Kokkos::deep_copy(space, rrp_d, HostLL(rrp.data(), rrp.size()));
+  Kokkos::deep_copy(side, rrp_d, HostLL(rrp.data(), rrp.size()));
   auto fcols = exchanged(Kokkos::View<O*, Dev>(), temps, "spk::dist::fetched_cols", nf);
   auto fvals =
       exchanged(Kokkos::View<S*, Dev>(), temps, "spk::dist::fetched_values", with_values ? nf : 0);
-  fetch_rows(space, A, B, h, fcols, fvals, rrp_d, true, with_values, 7106);
+  fetch_rows(side, A, B, h, fcols, fvals, rrp_d, true, with_values, 7106);
   h.times.fetch += seconds_since(t);
   step("fetch_rows_of_b");
   t = now();
-  auto flocal = pooled(Kokkos::View<F*, Dev>(), temps, "spk::dist::fetched_local", ng + 1);
+  auto flocal = pooled(side, Kokkos::View<F*, Dev>(), temps, "spk::dist::fetched_local", ng + 1);
   Kokkos::parallel_for(
-      "spk::dist::fetched_local_count", Kokkos::RangePolicy<ExecSpace>(space, 0, ng + 1),
+      "spk::dist::fetched_local_count", Kokkos::RangePolicy<ExecSpace>(side, 0, ng + 1),
       KOKKOS_LAMBDA(const long long j) {
         F n = 0;
         if (j < ng)
@@ -585,7 +662,7 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
             n += fcols(e) >= cb && fcols(e) < ce ? 1 : 0;
         flocal(j) = n;
       });
-  const long long nfl = spk::Impl::exclusive_scan(space, flocal, ng);  // fetched local entries
+  const long long nfl = spk::Impl::exclusive_scan(side, flocal, ng);  // fetched local entries
   const long long bcols_local = ce - cb;
   const Local bl = own_rows_only
                        ? B.local_block()
@@ -595,11 +672,11 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   const Local bg(static_cast<O>(ext_rows), static_cast<O>(B.num_cols()), bg_rm,
                  Kokkos::subview(bg_ci, std::make_pair(0LL, bg_nnz + nf - nfl)),
                  Kokkos::subview(bg_va, std::make_pair(0LL, bg_nnz + nf - nfl)));
-  h.fetch_dest_ = pooled(Kokkos::View<F*, Dev>(), h.pooled_, "spk::dist::fetch_dest", nf);
+  h.fetch_dest_ = pooled(side, Kokkos::View<F*, Dev>(), h.pooled_, "spk::dist::fetch_dest", nf);
   {
     auto blrm = bl.row_map(), bgrm = bg.row_map();
     Kokkos::parallel_for(
-        "spk::dist::b_ext_row_maps", Kokkos::RangePolicy<ExecSpace>(space, 0, ext_rows + 1),
+        "spk::dist::b_ext_row_maps", Kokkos::RangePolicy<ExecSpace>(side, 0, ext_rows + 1),
         KOKKOS_LAMBDA(const long long i) {
           if (i <= nb) {
             if (!own_rows_only) blrm(i) = lrm(i);
@@ -610,13 +687,12 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
             bgrm(i) = static_cast<F>(grm(nb) + rrp_d(j) - flocal(j));
           }
         });
-    // Fetched rows: one thread per row keeps each part in column order
-    // (past B's own entries, which `side` writes).
+    // Fetched rows: one thread per row keeps each part in column order.
     auto blc = bl_ci, bgc = bg_ci;
     auto blv = bl_va, bgv = bg_va;
     auto dest = h.fetch_dest_;
     Kokkos::parallel_for(
-        "spk::dist::b_ext_fetched", Kokkos::RangePolicy<ExecSpace>(space, 0, ng),
+        "spk::dist::b_ext_fetched", Kokkos::RangePolicy<ExecSpace>(side, 0, ng),
         KOKKOS_LAMBDA(const long long j) {
           long long pl = blrm(nb + j), pg = bgrm(nb + j);
           for (long long e = rrp_d(j); e < rrp_d(j + 1); ++e) {
@@ -635,7 +711,7 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   }
   h.b_local_ = bl;
   h.b_ghost_ = bg;
-  spk::Impl::stream_wait(space, side);  // B's own rows and A_comb are in place
+  spk::Impl::stream_wait(space, side);  // the fetched rows are in place
   h.times.assemble += seconds_since(t);
   step("b_ext");
 
@@ -650,8 +726,11 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   // the other, they were a third of the product.
   spk::Impl::stream_wait(side, space);
   t = now();
-  Local c_local = local_spgemm_symbolic(space, h.local_, h.a_comb_, h.b_local_, false);
+  Local c_local = local_spgemm_symbolic(space, h.local_, h.a_comb_, h.b_local_, false, fenced);
   h.times.local += seconds_since(t);
+  if (fenced && h.local_.handle)  // the single-node product's phases, fenced
+    for (const auto& [phase, ms] : h.local_.handle->phase_times())
+      h.times.steps.emplace_back("local." + phase, 1e-3 * ms);
   step("local_product");
   t = now();
   select_ghost_rows(side, h);
@@ -675,6 +754,7 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   spk::Impl::stream_wait(space, side);  // later work on `space` sees C's ghost block
   space.fence();                        // the local block's numeric
   h.times.local += seconds_since(t);
+  step("local_numeric_wait");
   h.done_ = true;
   return C;
 }
@@ -703,6 +783,10 @@ void spgemm_numeric(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
                   C.local_block().nnz() == h.local_.nnz && C.ghost_block().nnz() == h.ghost_.nnz,
               ShapeMismatch, "spk::dist::spgemm_numeric: A or C is not the one symbolic saw");
   using Dev = typename DistCsrMatrix<S, O, F, D>::device_type;
+  // As in symbolic: the fetch on the high-priority instance, the copies of
+  // A's and B's own values on `space` meanwhile.
+  const ExecSpace side = spk::Impl::priority_instance(space);
+  spk::Impl::stream_wait(side, space);  // A's and B's values as the caller left them
   auto t = Impl::now();
   if (h.shares_blocks_) {
     // Nothing is fetched: the operands are A's and B's local blocks (these
@@ -712,22 +796,23 @@ void spgemm_numeric(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
   } else {
     Impl::side_by_side(space, A, h.a_comb_.row_map(), Kokkos::View<O*, Dev>(), h.a_comb_.values());
   }
+  Impl::b_ext_own_values(space, B, h);
   h.times.assemble += Impl::seconds_since(t);
   t = Impl::now();
   std::vector<std::shared_ptr<void>> temps;
-  auto fvals = Impl::exchange_view<Kokkos::View<S*, Dev>>(space, temps, "spk::dist::fetched_values",
+  auto fvals = Impl::exchange_view<Kokkos::View<S*, Dev>>(side, temps, "spk::dist::fetched_values",
                                                           h.fetched_nnz_);
-  Impl::fetch_rows(space, A, B, h, Kokkos::View<O*, Dev>(), fvals, h.fetch_rp_, false, true, 7105);
+  Impl::fetch_rows(side, A, B, h, Kokkos::View<O*, Dev>(), fvals, h.fetch_rp_, false, true, 7105);
   h.times.fetch += Impl::seconds_since(t);
   t = Impl::now();
-  Impl::b_ext_values(space, B, h, fvals);
+  Impl::b_ext_fetched_values(side, h, fvals);
+  spk::Impl::stream_wait(space, side);
+  spk::Impl::stream_wait(side, space);  // (the ghost rows below read A_comb and B_ext)
   h.times.assemble += Impl::seconds_since(t);
   t = Impl::now();
   // The local block's numeric is queued; the ghost block's (the rows next
   // to other ranks' blocks) runs beside it on the high-priority instance,
   // as in symbolic.
-  const ExecSpace side = spk::Impl::priority_instance(space);
-  spk::Impl::stream_wait(side, space);
   Impl::local_spgemm_numeric(space, h.local_, h.a_comb_, h.b_local_, C.local_block(), false);
   Impl::ghost_rows_copy(side, h, false);
   Impl::local_spgemm_numeric(side, h.ghost_, h.a_ghost_rows_, h.b_ghost_, h.c_ghost_sub_, false);

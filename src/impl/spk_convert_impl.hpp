@@ -38,6 +38,20 @@ typename View::non_const_value_type exclusive_scan(const ExecSpace& space, const
   return total;
 }
 
+/// exclusive_scan without reading the total back: v(n) holds it, and the
+/// scan is only queued on `space`.
+template <class ExecSpace, class View>
+void exclusive_scan_queued(const ExecSpace& space, const View& v, long long n) {
+  using T = typename View::non_const_value_type;
+  Kokkos::parallel_scan(
+      "spk::exclusive_scan_queued", Kokkos::RangePolicy<ExecSpace>(space, 0, n + 1),
+      KOKKOS_LAMBDA(const long long i, T& update, const bool final) {
+        const T x = v(i);
+        if (final) v(i) = update;
+        update += x;
+      });
+}
+
 /// Compares entry numbers by (key(a), a): sorts by key, ties in entry order.
 template <class Keys>
 struct KeyThenIndexLess {

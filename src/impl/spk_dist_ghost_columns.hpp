@@ -30,7 +30,7 @@ struct CompactedColumns {
 /// its block: marking the block too cost ~1 ms on poisson3d:300 at 4 GPUs).
 /// With with_values the result gets G's values, else its values are left
 /// uninitialised for a later copy.  `step`, if set, is called after each
-/// stage (DistSpgemmHandle::time_steps).  The arrays come from spk's pool unless
+/// stage (DistSpgemmHandle::step_timing).  The arrays come from spk's pool unless
 /// MPI reads device memory in place (pool memory cannot go through CUDA IPC).
 template <class ExecSpace, class S, class O, class F, class D>
 CompactedColumns<S, O, F, D> compact_ghost_columns(const ExecSpace& space,

@@ -65,8 +65,16 @@ class IpcState {
     if (stream_) cudaStreamDestroy(stream_);
   }
 
+  /// The copy stream, at the device's highest priority: a copy that the
+  /// driver runs as a kernel would otherwise wait for the blocks of a long
+  /// kernel on another stream (C's plan exchanges while the local numeric
+  /// runs: 8 ms at 2 GPUs).
   cudaStream_t stream() {
-    if (!stream_) SPK_CUDA_IPC(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    if (!stream_) {
+      int least = 0, greatest = 0;
+      SPK_CUDA_IPC(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+      SPK_CUDA_IPC(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, greatest));
+    }
     return stream_;
   }
 

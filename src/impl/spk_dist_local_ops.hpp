@@ -39,7 +39,8 @@ struct LocalSpgemmHandle {
 template <class ExecSpace, class S, class O, class F, class D>
 CsrMatrix<S, O, F, D> local_spgemm_symbolic(const ExecSpace& space, LocalSpgemmHandle<O, F, D>& h,
                                             const CsrMatrix<S, O, F, D>& A,
-                                            const CsrMatrix<S, O, F, D>& B, bool wait = true) {
+                                            const CsrMatrix<S, O, F, D>& B, bool wait = true,
+                                            bool time_phases = false) {
   SPK_REQUIRE(A.num_cols() == B.num_rows(), ShapeMismatch, "spk::dist::local_spgemm: A is ",
               +A.num_rows(), "x", +A.num_cols(), ", B is ", +B.num_rows(), "x", +B.num_cols());
   // spk::spgemm fills C's columns in numeric, and the distributed symbolic
@@ -61,6 +62,7 @@ CsrMatrix<S, O, F, D> local_spgemm_symbolic(const ExecSpace& space, LocalSpgemmH
   opt.sort = spk::SpgemmSort::Sorted;
   opt.validate_inputs = false;  // built by this layer; B_ext's rows are unsorted
   if (!pooled) opt.result_memory = spk::SpgemmResultMemory::Kokkos;
+  opt.time_phases = time_phases;  // (fences each phase: for StepTiming::Fenced)
   h.handle = std::make_shared<spk::SpgemmHandle<O, F, D>>(opt);
   CsrMatrix<S, O, F, D> C;
   spk::spgemm_symbolic(space, *h.handle, A, B, C);
