@@ -741,9 +741,14 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   h.times.local += seconds_since(t);
   step("ghost_product.spread");
   t = now();
-  // (compact_ghost_columns fences `side` after writing the ghost list)
-  auto ghost = compact_ghost_columns(side, h.c_ghost_, cb, ce, with_values,
+  // (compact_ghost_columns fences `side` after writing the ghost list.)  It
+  // runs over the ghost rows' product, whose entries are C's ghost block's
+  // (a pass over every row of C was 0.17 ms at 2 GPUs, beside the numeric),
+  // and the result gets the row map over all rows back.
+  auto ghost = compact_ghost_columns(side, h.c_ghost_sub_, cb, ce, with_values,
                                      time_steps ? StepTimer(step) : StepTimer());
+  ghost.matrix = Local(h.c_ghost_.num_rows(), ghost.matrix.num_cols(), h.c_ghost_.row_map(),
+                       ghost.matrix.col_idx(), ghost.matrix.values());
   step("ghost_columns");
   DistCsrMatrix<S, O, F, D> C(GhostListComplete(), side, A.row_layout(), B.col_layout(), c_local,
                               ghost.matrix, ghost.gids, ghost.gids_device,
