@@ -13,7 +13,9 @@
 // fetch_ms / local_ms / assemble_ms split it; symbolic_then_numeric_ms is
 // the two-phase sequence, numeric_* the numeric-only reuse;
 // gather_to_rank0_ms, with --gather 1, one gather of C to rank 0's host,
-// not in the total).  Bytes for SpMV: matrix (values, column indices,
+// not in the total; the strings steps / host_steps, per step and rank,
+// the median of 3 more products with each step fenced / traced on the host
+// without fences).  Bytes for SpMV: matrix (values, column indices,
 // row pointers) + x + y, once; bytes sent: all ranks' halo messages.
 #include <mpi.h>
 

@@ -592,8 +592,9 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   // 3. B_ext = B's local rows, then the fetched rows, split by column
   // owner.  B's own rows are split already (its blocks): copied on `space`
   // now, into arrays long enough for every fetched entry (how a fetched
-  // row's entries split is known only once its columns are here), which
-  // `side` allocates (it has nothing else queued: `space` need not wait).
+  // row's entries split is known only once its columns are here).  `side`
+  // allocates them and `space` waits for it: `side` has nothing else queued
+  // by then (fenced for the exchange), so the wait costs nothing.
   t = now();
   const long long bl_cap = own_rows_only ? 0 : bl_nnz + nf, bg_cap = bg_nnz + nf;
   const auto bl_rm = own_rows_only ? B.local_block().row_map()
