@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <impl/spk_dist_matrix_market.hpp>
 #include <memory>
 #include <spk_csr_matrix.hpp>
 #include <spk_dist_comm_plan.hpp>
@@ -287,6 +288,24 @@ class DistCsrMatrix {
     SPK_MPI(MPI_Bcast(&ok, 1, MPI_INT, root, comm));
     if (!ok) throw Error("spk::dist::read_matrix_market: " + (err.empty() ? path : err));
     return scatter(comm, A, partition, root);
+  }
+
+  /// Every rank reads its share of an uncompressed Matrix Market file (its
+  /// bytes cut at line ends) and sends each entry to the rank that owns its
+  /// row: no rank holds the whole matrix, rank 0 reads only the header.  The
+  /// result is read_matrix_market's (Partition::nnz here counts entries as
+  /// stored, before duplicates are summed; Partition::nnz needs a count per
+  /// row on every rank).  A gzip file cannot be read from the middle: rank 0
+  /// reads it (read_matrix_market).  Collective; every rank throws the
+  /// MatrixMarketError of the first bad line in the file.
+  static DistCsrMatrix read_matrix_market_parallel(MPI_Comm comm, const std::string& path,
+                                                   Partition partition = Partition::rows) {
+    const Impl::MMStart st = Impl::mm_start(comm, path);
+    if (st.gzip) return read_matrix_market(comm, path, partition);
+    RowLayout rl, cl;
+    const auto rows = Impl::read_rows_parallel<Scalar, Ordinal, Offset>(
+        comm, path, st, partition == Partition::nnz, rl, cl);
+    return DistCsrMatrix(rl, cl, rows);
   }
 
   /// This rank's rows as host CSR with global column indices, columns

@@ -301,6 +301,95 @@ inline std::string parse_value(LineCursor& cur, MatrixMarketField field, double&
   return {};
 }
 
+/// Parses the data lines in [p, end) (whole lines; the first is line
+/// `line` of the file, its first entry line entry number k), storing entry
+/// k at stored[k - base]; counts the dropped and the kept entries (kept:
+/// after symmetric expansion) and records the first error.  Entries past
+/// the declared count are an error.
+inline void parse_entry_lines(const char* p, const char* end, const MatrixMarketHeader& h,
+                              long long line, long long k, const MatrixMarketReadOptions& options,
+                              MMEntry* stored, long long base, ChunkError& err, long long& dropped,
+                              long long& kept) {
+  const bool coord = h.format == MatrixMarketFormat::coordinate;
+  const long long declared = h.entries;
+  const auto sym = h.symmetry;
+  auto error = [&](const std::string& what) {
+    err.line = line;
+    err.what = what;
+  };
+  for (; p < end; ++line) {
+    const char* e = static_cast<const char*>(std::memchr(p, '\n', end - p));
+    if (!e) e = end;
+    LineCursor cur{p, e};
+    p = e + 1;
+    if (!is_entry_line(cur.p, cur.end)) continue;
+    if (k >= declared) {
+      error("more entries than the " + std::to_string(declared) + " declared in the size line");
+      return;
+    }
+    MMEntry en{0, 0, 0.0, false};
+    if (coord) {
+      LineCursor probe = cur;
+      const std::string_view t1 = probe.token();
+      if (!cur.integer(en.row)) return error("row index " + quote_token(t1) + " is not an integer");
+      probe = cur;
+      const std::string_view t2 = probe.token();
+      if (t2.empty()) return error("missing column index and value");
+      if (!cur.integer(en.col))
+        return error("column index " + quote_token(t2) + " is not an integer");
+    } else {
+      // Column-major position of the k-th listed value.
+      long long i = 0, j = 0;
+      if (sym == MatrixMarketSymmetry::general) {
+        j = k / std::max(1LL, h.rows);
+        i = k % std::max(1LL, h.rows);
+      } else {  // lower triangle (strictly lower for skew), by columns
+        const long long n = h.rows;
+        const long long d = sym == MatrixMarketSymmetry::symmetric ? 0 : 1;
+        // Column j starts after sum_{t<j} (n - t - d) values: binary search j.
+        auto start = [&](long long col) { return col * (n - d) - col * (col - 1) / 2; };
+        long long lo = 0, hi = n;
+        while (hi - lo > 1) {
+          const long long mid = (lo + hi) / 2;
+          (start(mid) <= k ? lo : hi) = mid;
+        }
+        j = lo;
+        i = j + d + (k - start(j));
+      }
+      en.row = i + 1;
+      en.col = j + 1;
+    }
+    const std::string verr = parse_value(cur, h.field, en.value);
+    if (!verr.empty()) return error(verr);
+    if (!cur.at_end())
+      return error("unexpected text " + quote_token(cur.token()) + " after the entry");
+    if (en.row < 1 || en.row > h.rows || en.col < 1 || en.col > h.cols) {
+      if (options.drop_out_of_range) {
+        ++dropped;
+        en.skip = true;
+        stored[k++ - base] = en;
+        continue;
+      }
+      return error("entry (" + std::to_string(en.row) + ", " + std::to_string(en.col) +
+                   ") is outside the " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
+                   " matrix (indices are 1-based)");
+    }
+    if (coord && sym == MatrixMarketSymmetry::skew_symmetric && en.row == en.col && en.value != 0.0)
+      return error("skew-symmetric matrix has a nonzero diagonal entry (" + std::to_string(en.row) +
+                   ", " + std::to_string(en.col) + ")");
+    if (!coord && en.value == 0.0) {  // array zeros are not entries
+      en.skip = true;
+      stored[k++ - base] = en;
+      continue;
+    }
+    ++kept;
+    if (sym != MatrixMarketSymmetry::general && en.row != en.col) ++kept;
+    en.row -= 1;
+    en.col -= 1;
+    stored[k++ - base] = en;
+  }
+}
+
 }  // namespace Impl
 
 inline MatrixMarketHeader read_matrix_market_header(const std::string& path) {
@@ -343,7 +432,6 @@ MatrixMarketContents<Scalar, Ordinal, Offset> read_matrix_market(
 
   const Impl::Chunks ch = Impl::split_chunks(text, ph.data_begin, ph.data_line);
   const int chunks = static_cast<int>(ch.begin.size()) - 1;
-  const bool coord = h.format == MatrixMarketFormat::coordinate;
   const long long declared = h.entries;
 
   // Parse every stored entry into place (entries past the declared count are
@@ -353,87 +441,9 @@ MatrixMarketContents<Scalar, Ordinal, Offset> read_matrix_market(
   std::vector<long long> dropped(chunks, 0), kept(chunks, 0);
   const auto sym = h.symmetry;
   Kokkos::parallel_for("spk::mm_parse", Kokkos::RangePolicy<Host>(0, chunks), [&](const int c) {
-    const char* p = text.data() + ch.begin[c];
-    const char* end = text.data() + ch.begin[c + 1];
-    long long line = ch.first_line[c];
-    long long k = ch.first_entry[c];
-    auto error = [&](const std::string& what) {
-      errors[c].line = line;
-      errors[c].what = what;
-    };
-    for (; p < end; ++line) {
-      const char* e = static_cast<const char*>(std::memchr(p, '\n', end - p));
-      if (!e) e = end;
-      Impl::LineCursor cur{p, e};
-      p = e + 1;
-      if (!Impl::is_entry_line(cur.p, cur.end)) continue;
-      if (k >= declared) {
-        error("more entries than the " + std::to_string(declared) + " declared in the size line");
-        return;
-      }
-      Impl::MMEntry en{0, 0, 0.0, false};
-      if (coord) {
-        Impl::LineCursor probe = cur;
-        const std::string_view t1 = probe.token();
-        if (!cur.integer(en.row))
-          return error("row index " + Impl::quote_token(t1) + " is not an integer");
-        probe = cur;
-        const std::string_view t2 = probe.token();
-        if (t2.empty()) return error("missing column index and value");
-        if (!cur.integer(en.col))
-          return error("column index " + Impl::quote_token(t2) + " is not an integer");
-      } else {
-        // Column-major position of the k-th listed value.
-        long long i = 0, j = 0;
-        if (sym == MatrixMarketSymmetry::general) {
-          j = k / std::max(1LL, h.rows);
-          i = k % std::max(1LL, h.rows);
-        } else {  // lower triangle (strictly lower for skew), by columns
-          const long long n = h.rows;
-          const long long d = sym == MatrixMarketSymmetry::symmetric ? 0 : 1;
-          // Column j starts after sum_{t<j} (n - t - d) values: binary search j.
-          auto start = [&](long long col) { return col * (n - d) - col * (col - 1) / 2; };
-          long long lo = 0, hi = n;
-          while (hi - lo > 1) {
-            const long long mid = (lo + hi) / 2;
-            (start(mid) <= k ? lo : hi) = mid;
-          }
-          j = lo;
-          i = j + d + (k - start(j));
-        }
-        en.row = i + 1;
-        en.col = j + 1;
-      }
-      const std::string verr = Impl::parse_value(cur, h.field, en.value);
-      if (!verr.empty()) return error(verr);
-      if (!cur.at_end())
-        return error("unexpected text " + Impl::quote_token(cur.token()) + " after the entry");
-      if (en.row < 1 || en.row > h.rows || en.col < 1 || en.col > h.cols) {
-        if (options.drop_out_of_range) {
-          ++dropped[c];
-          en.skip = true;
-          stored[k++] = en;
-          continue;
-        }
-        return error("entry (" + std::to_string(en.row) + ", " + std::to_string(en.col) +
-                     ") is outside the " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
-                     " matrix (indices are 1-based)");
-      }
-      if (coord && sym == MatrixMarketSymmetry::skew_symmetric && en.row == en.col &&
-          en.value != 0.0)
-        return error("skew-symmetric matrix has a nonzero diagonal entry (" +
-                     std::to_string(en.row) + ", " + std::to_string(en.col) + ")");
-      if (!coord && en.value == 0.0) {  // array zeros are not entries
-        en.skip = true;
-        stored[k++] = en;
-        continue;
-      }
-      ++kept[c];
-      if (sym != MatrixMarketSymmetry::general && en.row != en.col) ++kept[c];
-      en.row -= 1;
-      en.col -= 1;
-      stored[k++] = en;
-    }
+    Impl::parse_entry_lines(text.data() + ch.begin[c], text.data() + ch.begin[c + 1], h,
+                            ch.first_line[c], ch.first_entry[c], options, stored.data(), 0,
+                            errors[c], dropped[c], kept[c]);
   });
   Kokkos::fence();
   const auto first_error = std::min_element(errors.begin(), errors.end(),

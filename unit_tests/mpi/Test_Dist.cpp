@@ -13,11 +13,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <map>
+#include <optional>
 #include <spk.hpp>
 #include <spk_dist.hpp>
 #include <spk_reference_convert.hpp>
 #include <spk_test_utils.hpp>
+#include <sstream>
 
 namespace {
 
@@ -412,6 +415,142 @@ TYPED_TEST(Dist, RealMatrices) {
         check_spgemm<D>(At, A, spk::dist::RowLayout::balanced(world(), At.num_rows()),
                         dA.row_layout(), dA.col_layout(), name + " At*A");
       }
+    }
+  }
+}
+
+namespace {
+
+/// A temporary file that rank 0 writes (text, or a matrix when text is
+/// empty) and every rank can read; removed by rank 0 at the end.
+class SharedFile {
+ public:
+  explicit SharedFile(const std::string& text, const HostCsr* A = nullptr,
+                      const std::string& suffix = ".mtx") {
+    if (rank() == 0) {
+      file_.emplace(suffix);
+      path_ = file_->path();
+      if (A)
+        spk::write_matrix_market(path_, *A);
+      else
+        std::ofstream(path_, std::ios::binary) << text;
+    }
+    int len = static_cast<int>(path_.size());
+    MPI_Bcast(&len, 1, MPI_INT, 0, world());
+    path_.resize(len);
+    MPI_Bcast(&path_[0], len, MPI_CHAR, 0, world());
+  }
+  ~SharedFile() { MPI_Barrier(world()); }  // (before rank 0 removes it)
+  const std::string& path() const { return path_; }
+
+ private:
+  std::optional<spk_test::TempFile> file_;
+  std::string path_;
+};
+
+/// A coordinate file of `n` pseudo-random entries (duplicates, empty rows,
+/// comments and blank lines among them) in a rows × cols matrix.
+std::string random_mm(int rows, int cols, int n, const std::string& kind, unsigned seed) {
+  std::ostringstream os;
+  os << "%%MatrixMarket matrix coordinate " << kind << "\n% a comment\n%\n"
+     << rows << " " << cols << " " << n << "\n";
+  unsigned x = seed;
+  auto next = [&]() { return x = x * 1664525u + 1013904223u; };
+  for (int k = 0; k < n; ++k) {
+    if (k % 7 == 3) os << "% comment inside the data\n\n";
+    const int i = 1 + static_cast<int>(next() % static_cast<unsigned>(std::max(1, rows - 2)));
+    const int j = 1 + static_cast<int>(next() % static_cast<unsigned>(cols));
+    const int lo = std::min(i, j), hi = std::max(i, j);
+    const bool lower = kind.find("general") == std::string::npos;
+    os << (lower ? hi : i) << " " << (lower ? lo : j);
+    if (kind.find("skew") != std::string::npos && lo == hi) {
+      os << " 0\n";
+      continue;
+    }
+    if (kind.find("pattern") == std::string::npos)
+      os << " "
+         << (kind.find("integer") != std::string::npos
+                 ? std::to_string(int(next() % 19) - 9)
+                 : std::to_string((next() % 2001) / 1000.0 - 1.0));
+    os << "\n";
+  }
+  return os.str();
+}
+
+}  // namespace
+
+// Every rank reads its share of the file: the same matrix as the
+// single-process reader's on every kind of file (coordinate and array;
+// general, symmetric, skew-symmetric; real, integer, pattern; duplicates,
+// comments, blank lines; more ranks than lines), a real matrix written out
+// uncompressed, and a gzip file (read by rank 0).
+TYPED_TEST(Dist, ReadMatrixMarketParallel) {
+  using D = TypeParam;
+  std::vector<std::pair<std::string, std::string>> files = {
+      {"general", random_mm(37, 29, 211, "real general", 1)},
+      {"symmetric", random_mm(41, 41, 150, "real symmetric", 2)},
+      {"skew", random_mm(23, 23, 90, "real skew-symmetric", 3)},
+      {"pattern", random_mm(17, 30, 60, "pattern general", 4)},
+      {"integer", random_mm(19, 19, 70, "integer symmetric", 5)},
+      {"array",
+       "%%MatrixMarket matrix array real general\n4 3\n1\n0\n2.5\n-1\n0\n0\n3\n4\n5\n6\n"
+       "0\n7\n"},
+      {"array symmetric", "%%MatrixMarket matrix array real symmetric\n3 3\n1\n2\n0\n4\n5\n6\n"},
+      {"one entry", "%%MatrixMarket matrix coordinate real general\n2 2 1\n2 1 3.5\n"},
+      {"empty", "%%MatrixMarket matrix coordinate real general\n3 4 0\n"}};
+  for (const auto& [name, text] : files) {
+    SharedFile f(text);
+    HostCsr A;
+    if (rank() == 0) A = spk::read_csr<double, int, int>(f.path());
+    for (auto part : {spk::dist::Partition::rows, spk::dist::Partition::nnz}) {
+      auto dA = DMat<D>::read_matrix_market_parallel(world(), f.path(), part);
+      auto G = dA.gather();
+      if (rank() == 0) spk_test::expect_csr_equal(G, A, 0, name);
+      if (part == spk::dist::Partition::rows) {
+        EXPECT_EQ(dA.row_layout().local_size(),
+                  spk::dist::RowLayout::balanced(world(), dA.num_rows()).local_size());
+      }
+    }
+  }
+  if (!spk_test::matrix_dir().empty()) {
+    const std::string gz = spk_test::join(spk_test::matrix_dir(), "small/bcsstk03.mtx.gz");
+    HostCsr A = spk::read_csr<double, int, int>(gz);
+    SharedFile f("", &A);
+    for (const std::string& path : {f.path(), gz}) {
+      auto G = DMat<D>::read_matrix_market_parallel(world(), path).gather();
+      if (rank() == 0) spk_test::expect_csr_equal(G, A, 0, path);
+    }
+  }
+}
+
+// A bad line anywhere in the file (here in the last rank's share) is every
+// rank's MatrixMarketError, with its line; so are too few and too many
+// entries.
+TYPED_TEST(Dist, ReadMatrixMarketParallelErrors) {
+  using D = TypeParam;
+  std::ostringstream bad;
+  bad << "%%MatrixMarket matrix coordinate real general\n100 100 300\n";
+  for (int k = 0; k < 300; ++k) bad << (k == 290 ? "7 x 1.0" : "5 6 1.0") << "\n";
+  const std::string few = "%%MatrixMarket matrix coordinate real general\n4 4 3\n1 1 1\n2 2 2\n";
+  const std::string many =
+      "%%MatrixMarket matrix coordinate real general\n4 4 1\n1 1 1\n2 2 2\n3 3 3\n";
+  const std::string range = "%%MatrixMarket matrix coordinate real general\n4 4 2\n1 1 1\n5 2 2\n";
+  struct Case {
+    std::string text;
+    long long line;
+    std::string needle;
+  };
+  for (const auto& c :
+       {Case{bad.str(), 293, "column index"}, Case{few, 5, "file ends after 2"},
+        Case{many, 4, "more entries than the 1"}, Case{range, 4, "outside the 4 x 4"},
+        Case{"%%MatrixMarket matrix coordinate real general\n4 4\n", 2, ""}}) {
+    SharedFile f(c.text);
+    try {
+      DMat<D>::read_matrix_market_parallel(world(), f.path());
+      ADD_FAILURE() << "rank " << rank() << ": no error for line " << c.line;
+    } catch (const spk::MatrixMarketError& e) {
+      EXPECT_EQ(e.line(), c.line) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.needle), std::string::npos) << e.what();
     }
   }
 }

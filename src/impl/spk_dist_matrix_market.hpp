@@ -1,0 +1,284 @@
+// Reading a Matrix Market file on every rank at once: each rank parses its
+// share of the file's bytes (cut at line ends), the entries go to the ranks
+// that own their rows, and each rank builds its rows (duplicates summed, as
+// the single-process reader does).  Rank 0 reads only the header.  A gzip
+// file cannot be read from the middle: the caller reads it on one rank.
+#pragma once
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <impl/spk_dist_mpi.hpp>
+#include <limits>
+#include <spk_convert.hpp>
+#include <spk_dist_layout.hpp>
+#include <spk_matrix_market.hpp>
+#include <string>
+#include <vector>
+
+namespace spk::dist::Impl {
+
+/// An open file read by byte ranges (closed with the object).
+class ByteFile {
+ public:
+  explicit ByteFile(const std::string& path) : path_(path), f_(std::fopen(path.c_str(), "rb")) {
+    if (!f_)
+      throw MatrixMarketError(path, 0, std::string("cannot open file: ") + std::strerror(errno));
+    std::fseek(f_, 0, SEEK_END);
+    size_ = std::ftell(f_);
+  }
+  ByteFile(const ByteFile&) = delete;
+  ByteFile& operator=(const ByteFile&) = delete;
+  ~ByteFile() { std::fclose(f_); }
+  long long size() const { return size_; }
+  /// Bytes [from, from + n) (fewer at the end of the file).
+  std::string read(long long from, long long n) const {
+    n = std::max(0LL, std::min(n, size_ - from));
+    std::string out(static_cast<size_t>(n), '\0');
+    if (n > 0 && (std::fseek(f_, from, SEEK_SET) != 0 ||
+                  std::fread(&out[0], 1, out.size(), f_) != out.size()))
+      throw MatrixMarketError(
+          path_, 0,
+          "cannot read bytes " + std::to_string(from) + " to " + std::to_string(from + n));
+    return out;
+  }
+  /// The position just past the first '\n' at or after `pos` (the size of
+  /// the file if there is none).
+  long long line_start_after(long long pos) const {
+    constexpr long long block = 1 << 16;
+    for (long long p = std::max(0LL, pos); p < size_; p += block) {
+      const std::string b = read(p, block);
+      const size_t nl = b.find('\n');
+      if (nl != std::string::npos) return p + static_cast<long long>(nl) + 1;
+    }
+    return size_;
+  }
+  bool gzip() const {
+    const std::string m = read(0, 2);
+    return m.size() == 2 && static_cast<unsigned char>(m[0]) == 0x1f &&
+           static_cast<unsigned char>(m[1]) == 0x8b;
+  }
+
+ private:
+  std::string path_;
+  std::FILE* f_;
+  long long size_ = 0;
+};
+
+/// What rank 0 learns from the header and every rank needs.
+struct MMStart {
+  MatrixMarketHeader header;
+  long long data_begin = 0, data_line = 1, file_size = 0;
+  int gzip = 0;
+};
+
+/// Rank 0 reads the banner and size line (the first 64 KiB, more while the
+/// size line is not complete) and broadcasts them; every rank throws rank
+/// 0's error.  Collective.
+inline MMStart mm_start(MPI_Comm comm, const std::string& path) {
+  MMStart st;
+  std::string err;
+  long long err_line = 0;
+  if (comm_rank(comm) == 0) {
+    try {
+      const ByteFile f(path);
+      st.file_size = f.size();
+      st.gzip = f.gzip() ? 1 : 0;
+      for (long long n = 1 << 16; !st.gzip; n *= 2) {
+        const std::string text = f.read(0, n);
+        const bool whole = static_cast<long long>(text.size()) >= f.size();
+        try {
+          const spk::Impl::ParsedHeader ph = spk::Impl::parse_header(path, text);
+          // (a size line cut at the end of what was read may look complete)
+          if (!whole && ph.data_begin >= text.size()) continue;
+          st.header = ph.header;
+          st.data_begin = static_cast<long long>(ph.data_begin);
+          st.data_line = ph.data_line;
+          break;
+        } catch (const MatrixMarketError&) {
+          if (whole) throw;
+        }
+      }
+    } catch (const MatrixMarketError& e) {
+      err = e.reason();
+      err_line = e.line();
+      if (err.empty()) err = "error";
+    } catch (const std::exception& e) {
+      err = e.what();
+    }
+  }
+  int len = static_cast<int>(err.size());
+  SPK_MPI(MPI_Bcast(&len, 1, MPI_INT, 0, comm));
+  if (len > 0) {
+    err.resize(static_cast<size_t>(len));
+    SPK_MPI(MPI_Bcast(&err[0], len, MPI_CHAR, 0, comm));
+    SPK_MPI(MPI_Bcast(&err_line, 1, MPI_LONG_LONG, 0, comm));
+    throw MatrixMarketError(path, err_line, err);
+  }
+  SPK_MPI(MPI_Bcast(&st, static_cast<int>(sizeof(MMStart)), MPI_BYTE, 0, comm));
+  return st;
+}
+
+/// One entry on its way to the rank that owns its row (0-based).
+struct MMTriplet {
+  long long row, col;
+  double value;
+};
+
+/// This rank's rows of the file's matrix (host CSR, global columns, sorted,
+/// duplicates summed) and the layouts, read in parallel (see the top of the
+/// file).  st: mm_start's result, for an uncompressed file.  Collective;
+/// every rank throws the error found first in the file.
+template <class S, class O, class F>
+CsrMatrix<S, O, F, HostDevice> read_rows_parallel(MPI_Comm comm, const std::string& path,
+                                                  const MMStart& st, bool by_nnz,
+                                                  RowLayout& row_layout, RowLayout& col_layout) {
+  const MatrixMarketHeader& h = st.header;
+  const int p = comm_size(comm), me = comm_rank(comm);
+  auto fail = [&](long long line, const std::string& what) {
+    throw MatrixMarketError(path, line, what);
+  };
+  if (h.rows > static_cast<long long>(std::numeric_limits<O>::max()) ||
+      h.cols > static_cast<long long>(std::numeric_limits<O>::max()))
+    fail(st.data_line - 1, "size " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
+                               " does not fit the ordinal type " + spk::Impl::type_name<O>());
+
+  // 1. This rank's bytes: [data_begin + n·r/P, data_begin + n·(r+1)/P),
+  // each end moved past the next line end (the same rule on both sides of
+  // a cut, so every line is read by exactly one rank).
+  std::string text, io_error;
+  try {
+    const ByteFile f(path);
+    const long long n = std::max(0LL, st.file_size - st.data_begin);
+    const long long s = st.data_begin + n * me / p, e = st.data_begin + n * (me + 1) / p;
+    const long long begin = me == 0 ? st.data_begin : f.line_start_after(s - 1);
+    const long long end = me == p - 1 ? st.file_size : f.line_start_after(e - 1);
+    text = f.read(begin, std::max(0LL, end - begin));
+  } catch (const std::exception& x) {
+    io_error = "rank " + std::to_string(me) + ": " + x.what();
+  }
+  // (a rank that cannot read its part must not leave the others waiting)
+  int who = io_error.empty() ? p : me;
+  SPK_MPI(MPI_Allreduce(MPI_IN_PLACE, &who, 1, MPI_INT, MPI_MIN, comm));
+  if (who < p) {
+    int len = static_cast<int>(io_error.size());
+    SPK_MPI(MPI_Bcast(&len, 1, MPI_INT, who, comm));
+    io_error.resize(static_cast<size_t>(len));
+    SPK_MPI(MPI_Bcast(&io_error[0], len, MPI_CHAR, who, comm));
+    fail(0, io_error);
+  }
+
+  // 2. Lines and entry lines before this rank's: its first line number and
+  // entry index.
+  long long counts[2] = {0, 0};  // lines, entry lines
+  for (const char* q = text.data(); q < text.data() + text.size();) {
+    const char* le = static_cast<const char*>(std::memchr(q, '\n', text.data() + text.size() - q));
+    if (!le) le = text.data() + text.size();
+    ++counts[0];
+    counts[1] += spk::Impl::is_entry_line(q, le);
+    q = le + 1;
+  }
+  long long before[2] = {0, 0}, total[2] = {0, 0};
+  SPK_MPI(MPI_Exscan(counts, before, 2, MPI_LONG_LONG, MPI_SUM, comm));
+  if (me == 0) before[0] = before[1] = 0;  // (MPI_Exscan leaves rank 0's undefined)
+  SPK_MPI(MPI_Allreduce(counts, total, 2, MPI_LONG_LONG, MPI_SUM, comm));
+
+  // 3. Parse; the error of the lowest line on any rank is everyone's.
+  const long long first_entry = before[1];
+  std::vector<spk::Impl::MMEntry> stored(
+      static_cast<size_t>(std::max(0LL, std::min(counts[1], h.entries - first_entry))));
+  spk::Impl::ChunkError err;
+  long long dropped = 0, kept = 0;
+  spk::Impl::parse_entry_lines(text.data(), text.data() + text.size(), h, st.data_line + before[0],
+                               first_entry, MatrixMarketReadOptions(), stored.data(), first_entry,
+                               err, dropped, kept);
+  long long bad_line = err.line;
+  SPK_MPI(MPI_Allreduce(MPI_IN_PLACE, &bad_line, 1, MPI_LONG_LONG, MPI_MIN, comm));
+  if (bad_line != std::numeric_limits<long long>::max()) {
+    int who = err.line == bad_line ? me : p;
+    SPK_MPI(MPI_Allreduce(MPI_IN_PLACE, &who, 1, MPI_INT, MPI_MIN, comm));
+    int len = static_cast<int>(err.what.size());
+    SPK_MPI(MPI_Bcast(&len, 1, MPI_INT, who, comm));
+    std::string what = err.what;
+    what.resize(static_cast<size_t>(len));
+    SPK_MPI(MPI_Bcast(&what[0], len, MPI_CHAR, who, comm));
+    fail(bad_line, what);
+  }
+  if (total[1] < h.entries)
+    fail(st.data_line + total[0], "file ends after " + std::to_string(total[1]) + " of the " +
+                                      std::to_string(h.entries) + " declared entries");
+
+  // 4. The layouts (by rows, or by entries per row: counted on every rank).
+  const bool mirror = h.symmetry != MatrixMarketSymmetry::general;
+  const double mirror_sign = h.symmetry == MatrixMarketSymmetry::skew_symmetric ? -1.0 : 1.0;
+  if (by_nnz) {
+    std::vector<long long> rp(static_cast<size_t>(h.rows) + 1, 0);
+    for (const auto& en : stored)
+      if (!en.skip) {
+        ++rp[en.row + 1];
+        if (mirror && en.row != en.col) ++rp[en.col + 1];
+      }
+    SPK_MPI(MPI_Allreduce(MPI_IN_PLACE, rp.data(), static_cast<int>(rp.size()), MPI_LONG_LONG,
+                          MPI_SUM, comm));
+    for (long long i = 0; i < h.rows; ++i) rp[i + 1] += rp[i];
+    row_layout = RowLayout::by_nnz(comm, rp, 0);
+  } else {
+    row_layout = RowLayout::balanced(comm, h.rows);
+  }
+  col_layout = h.rows == h.cols ? row_layout : RowLayout::balanced(comm, h.cols);
+
+  // 5. Entries (and their mirrors) to the owners of their rows, in file
+  // order (rank by rank), so duplicates are summed in the same order as the
+  // single-process reader sums them.
+  std::vector<long long> send_count(p, 0);
+  auto each = [&](auto&& emit) {
+    for (const auto& en : stored) {
+      if (en.skip) continue;
+      emit(MMTriplet{en.row, en.col, en.value});
+      if (mirror && en.row != en.col) emit(MMTriplet{en.col, en.row, mirror_sign * en.value});
+    }
+  };
+  each([&](const MMTriplet& t) { ++send_count[row_layout.owner(t.row)]; });
+  std::vector<long long> send_at(p + 1, 0);
+  for (int r = 0; r < p; ++r) send_at[r + 1] = send_at[r] + send_count[r];
+  std::vector<MMTriplet> out(static_cast<size_t>(send_at[p]));
+  {
+    std::vector<long long> at(send_at.begin(), send_at.end() - 1);
+    each([&](const MMTriplet& t) { out[at[row_layout.owner(t.row)]++] = t; });
+  }
+  std::vector<long long> recv_count(p, 0);
+  SPK_MPI(
+      MPI_Alltoall(send_count.data(), 1, MPI_LONG_LONG, recv_count.data(), 1, MPI_LONG_LONG, comm));
+  std::vector<int> sc(p), sd(p), rc(p), rd(p);
+  long long nrecv = 0;
+  for (int r = 0; r < p; ++r) {
+    const long long tb = static_cast<long long>(sizeof(MMTriplet));
+    sc[r] = mpi_count(send_count[r] * tb, "a Matrix Market read's entries");
+    sd[r] = mpi_count(send_at[r] * tb, "a Matrix Market read's entries");
+    rc[r] = mpi_count(recv_count[r] * tb, "a Matrix Market read's entries");
+    rd[r] = mpi_count(nrecv * tb, "a Matrix Market read's entries");
+    nrecv += recv_count[r];
+  }
+  std::vector<MMTriplet> in(static_cast<size_t>(nrecv));
+  SPK_MPI(MPI_Alltoallv(out.data(), sc.data(), sd.data(), MPI_BYTE, in.data(), rc.data(), rd.data(),
+                        MPI_BYTE, comm));
+  SPK_REQUIRE(nrecv <= static_cast<long long>(std::numeric_limits<F>::max()), Overflow,
+              "spk::dist::read_matrix_market_parallel: rank ", me, " gets ", nrecv,
+              " entries, more than the offset type ", spk::Impl::type_name<F>(), " holds");
+
+  // 6. This rank's rows: COO (rows local, columns global) to sorted CSR.
+  const long long rb = row_layout.begin();
+  CooMatrix<S, O, F, HostDevice> coo(path, static_cast<O>(row_layout.local_size()),
+                                     static_cast<O>(h.cols), static_cast<F>(nrecv));
+  for (long long k = 0; k < nrecv; ++k) {
+    coo.row_idx()(k) = static_cast<O>(in[k].row - rb);
+    coo.col_idx()(k) = static_cast<O>(in[k].col);
+    coo.values()(k) = static_cast<S>(in[k].value);
+  }
+  return coo_to_csr(Kokkos::DefaultHostExecutionSpace(), coo);
+}
+
+}  // namespace spk::dist::Impl
