@@ -172,15 +172,12 @@ CsrMatrix<S, O, F, HostDevice> read_rows_parallel(MPI_Comm comm, const std::stri
   }
 
   // 2. Lines and entry lines before this rank's: its first line number and
-  // entry index.
-  long long counts[2] = {0, 0};  // lines, entry lines
-  for (const char* q = text.data(); q < text.data() + text.size();) {
-    const char* le = static_cast<const char*>(std::memchr(q, '\n', text.data() + text.size() - q));
-    if (!le) le = text.data() + text.size();
-    ++counts[0];
-    counts[1] += spk::Impl::is_entry_line(q, le);
-    q = le + 1;
-  }
+  // entry index.  The rank's text is parsed in chunks by its host threads,
+  // as the single-process reader parses the whole file.
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  const spk::Impl::Chunks ch = spk::Impl::split_chunks(text, 0, 0);
+  const int chunks = static_cast<int>(ch.begin.size()) - 1;
+  long long counts[2] = {ch.first_line[chunks], ch.entry_lines};  // lines, entry lines
   long long before[2] = {0, 0}, total[2] = {0, 0};
   SPK_MPI(MPI_Exscan(counts, before, 2, MPI_LONG_LONG, MPI_SUM, comm));
   if (me == 0) before[0] = before[1] = 0;  // (MPI_Exscan leaves rank 0's undefined)
@@ -190,11 +187,19 @@ CsrMatrix<S, O, F, HostDevice> read_rows_parallel(MPI_Comm comm, const std::stri
   const long long first_entry = before[1];
   std::vector<spk::Impl::MMEntry> stored(
       static_cast<size_t>(std::max(0LL, std::min(counts[1], h.entries - first_entry))));
+  std::vector<spk::Impl::ChunkError> errors(chunks);
+  std::vector<long long> dropped(chunks, 0), kept(chunks, 0);
+  Kokkos::parallel_for(
+      "spk::dist::mm_parse", Kokkos::RangePolicy<Host>(0, chunks), [&](const int c) {
+        spk::Impl::parse_entry_lines(text.data() + ch.begin[c], text.data() + ch.begin[c + 1], h,
+                                     st.data_line + before[0] + ch.first_line[c],
+                                     first_entry + ch.first_entry[c], MatrixMarketReadOptions(),
+                                     stored.data(), first_entry, errors[c], dropped[c], kept[c]);
+      });
+  Kokkos::fence();
   spk::Impl::ChunkError err;
-  long long dropped = 0, kept = 0;
-  spk::Impl::parse_entry_lines(text.data(), text.data() + text.size(), h, st.data_line + before[0],
-                               first_entry, MatrixMarketReadOptions(), stored.data(), first_entry,
-                               err, dropped, kept);
+  for (const auto& x : errors)
+    if (x.line < err.line) err = x;
   long long bad_line = err.line;
   SPK_MPI(MPI_Allreduce(MPI_IN_PLACE, &bad_line, 1, MPI_LONG_LONG, MPI_MIN, comm));
   if (bad_line != std::numeric_limits<long long>::max()) {
