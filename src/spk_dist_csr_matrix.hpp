@@ -270,23 +270,37 @@ class DistCsrMatrix {
     return scatter(global, rl, cl, root);
   }
 
-  /// Rank `root` reads a Matrix Market file and distributes it.
+  /// Rank `root` reads a Matrix Market file and distributes it.  Every rank
+  /// throws the reader's error (a MatrixMarketError with its line for a bad
+  /// file), not only the reader, so that no one hangs.
   static DistCsrMatrix read_matrix_market(MPI_Comm comm, const std::string& path,
                                           Partition partition = Partition::rows, int root = 0) {
     host_matrix_type A;
-    int ok = 1;
+    int kind = 0;  // 0: read, 1: MatrixMarketError, 2: another error
+    long long line = 0;
     std::string err;
     if (Impl::comm_rank(comm) == root) {
       try {
         A = read_csr<Scalar, Ordinal, Offset>(path);
+      } catch (const MatrixMarketError& e) {
+        kind = 1;
+        line = e.line();
+        err = e.reason();
       } catch (const std::exception& e) {
-        ok = 0;
+        kind = 2;
         err = e.what();
       }
     }
-    // Every rank throws, not only the reader, so that no one hangs.
-    SPK_MPI(MPI_Bcast(&ok, 1, MPI_INT, root, comm));
-    if (!ok) throw Error("spk::dist::read_matrix_market: " + (err.empty() ? path : err));
+    SPK_MPI(MPI_Bcast(&kind, 1, MPI_INT, root, comm));
+    if (kind != 0) {
+      int len = static_cast<int>(err.size());
+      SPK_MPI(MPI_Bcast(&len, 1, MPI_INT, root, comm));
+      SPK_MPI(MPI_Bcast(&line, 1, MPI_LONG_LONG, root, comm));
+      err.resize(static_cast<size_t>(len));
+      if (len > 0) SPK_MPI(MPI_Bcast(&err[0], len, MPI_CHAR, root, comm));
+      if (kind == 1) throw MatrixMarketError(path, line, err);
+      throw Error("spk::dist::read_matrix_market: " + (err.empty() ? path : err));
+    }
     return scatter(comm, A, partition, root);
   }
 
@@ -296,12 +310,14 @@ class DistCsrMatrix {
   /// result is read_matrix_market's (Partition::nnz here counts entries as
   /// stored, before duplicates are summed; Partition::nnz needs a count per
   /// row on every rank).  A gzip file cannot be read from the middle: rank 0
-  /// reads it (read_matrix_market).  Collective; every rank throws the
-  /// MatrixMarketError of the first bad line in the file.
+  /// reads it (read_matrix_market), as does a single rank.  Collective;
+  /// every rank throws the MatrixMarketError of the first bad line in the
+  /// file.
   static DistCsrMatrix read_matrix_market_parallel(MPI_Comm comm, const std::string& path,
                                                    Partition partition = Partition::rows) {
     const Impl::MMStart st = Impl::mm_start(comm, path);
-    if (st.gzip) return read_matrix_market(comm, path, partition);
+    // (one rank: the single-process reader is the same and faster)
+    if (st.gzip || Impl::comm_size(comm) == 1) return read_matrix_market(comm, path, partition);
     RowLayout rl, cl;
     const auto rows = Impl::read_rows_parallel<Scalar, Ordinal, Offset>(
         comm, path, st, partition == Partition::nnz, rl, cl);

@@ -525,7 +525,7 @@ TYPED_TEST(Dist, ReadMatrixMarketParallel) {
 
 // A bad line anywhere in the file (here in the last rank's share) is every
 // rank's MatrixMarketError, with its line; so are too few and too many
-// entries.
+// entries.  The same through the reader on rank 0 (read_matrix_market).
 TYPED_TEST(Dist, ReadMatrixMarketParallelErrors) {
   using D = TypeParam;
   std::ostringstream bad;
@@ -545,12 +545,17 @@ TYPED_TEST(Dist, ReadMatrixMarketParallelErrors) {
         Case{many, 4, "more entries than the 1"}, Case{range, 4, "outside the 4 x 4"},
         Case{"%%MatrixMarket matrix coordinate real general\n4 4\n", 2, ""}}) {
     SharedFile f(c.text);
-    try {
-      DMat<D>::read_matrix_market_parallel(world(), f.path());
-      ADD_FAILURE() << "rank " << rank() << ": no error for line " << c.line;
-    } catch (const spk::MatrixMarketError& e) {
-      EXPECT_EQ(e.line(), c.line) << e.what();
-      EXPECT_NE(std::string(e.what()).find(c.needle), std::string::npos) << e.what();
+    for (const bool parallel : {true, false}) {
+      try {
+        if (parallel)
+          DMat<D>::read_matrix_market_parallel(world(), f.path());
+        else
+          DMat<D>::read_matrix_market(world(), f.path());
+        ADD_FAILURE() << "rank " << rank() << ": no error for line " << c.line;
+      } catch (const spk::MatrixMarketError& e) {
+        EXPECT_EQ(e.line(), c.line) << e.what();
+        EXPECT_NE(std::string(e.what()).find(c.needle), std::string::npos) << e.what();
+      }
     }
   }
 }
