@@ -20,21 +20,27 @@ void check_access(const char* what) {
   (void)what;
 }
 
+/// The body of an in-place exclusive scan of v (see exclusive_scan).
+template <class View>
+struct ExclusiveScanBody {
+  using T = typename View::non_const_value_type;
+  using value_type = T;
+  View v;
+  KOKKOS_INLINE_FUNCTION void operator()(const long long i, T& update, const bool final) const {
+    const T x = v(i);
+    if (final) v(i) = update;
+    update += x;
+  }
+};
+
 /// In-place exclusive scan of v[0, n]; v(n) must hold 0 on entry or be a
 /// count too.  Returns the total.
 template <class ExecSpace, class View>
 typename View::non_const_value_type exclusive_scan(const ExecSpace& space, const View& v,
                                                    long long n) {
-  using T = typename View::non_const_value_type;
-  T total = 0;
-  Kokkos::parallel_scan(
-      "spk::exclusive_scan", Kokkos::RangePolicy<ExecSpace>(space, 0, n + 1),
-      KOKKOS_LAMBDA(const long long i, T& update, const bool final) {
-        const T x = v(i);
-        if (final) v(i) = update;
-        update += x;
-      },
-      total);
+  typename View::non_const_value_type total = 0;
+  Kokkos::parallel_scan("spk::exclusive_scan", Kokkos::RangePolicy<ExecSpace>(space, 0, n + 1),
+                        ExclusiveScanBody<View>{v}, total);
   return total;
 }
 
@@ -42,14 +48,9 @@ typename View::non_const_value_type exclusive_scan(const ExecSpace& space, const
 /// scan is only queued on `space`.
 template <class ExecSpace, class View>
 void exclusive_scan_queued(const ExecSpace& space, const View& v, long long n) {
-  using T = typename View::non_const_value_type;
-  Kokkos::parallel_scan(
-      "spk::exclusive_scan_queued", Kokkos::RangePolicy<ExecSpace>(space, 0, n + 1),
-      KOKKOS_LAMBDA(const long long i, T& update, const bool final) {
-        const T x = v(i);
-        if (final) v(i) = update;
-        update += x;
-      });
+  Kokkos::parallel_scan("spk::exclusive_scan_queued",
+                        Kokkos::RangePolicy<ExecSpace>(space, 0, n + 1),
+                        ExclusiveScanBody<View>{v});
 }
 
 /// Compares entry numbers by (key(a), a): sorts by key, ties in entry order.

@@ -19,14 +19,7 @@ set -uo pipefail
 C=${CARRY:-.carry/x17}
 export D=.s17  # relative: mpi_unit_tests.sh reads $PWD/$D/m
 OUT=${OUT:-/tmp/out}
-mkdir -p "$D" "$OUT"
-cp -r "$C/m" "$D/"
-for f in "$C"/*.gz; do
-  b=$(basename "$f" .gz)
-  [ -x "$D/$b" ] || { gunzip -c "$f" >"$D/$b" && chmod +x "$D/$b"; }
-done
-source perf_tests/gpu/mpi_env.sh
-nvidia-smi -L >"$OUT/env.txt"
+source perf_tests/gpu/unpack_carry.sh
 if [ "${STEP:-tests}" = tests ]; then
   timeout 300 "$D/spk_unit_tests" >"$OUT/unit_tests_cuda.txt" 2>&1
   echo "unit tests rc=$?"; grep -a "PASSED\|FAILED\|SKIPPED \[" "$OUT/unit_tests_cuda.txt" | head

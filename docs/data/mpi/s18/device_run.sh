@@ -14,14 +14,7 @@ set -uo pipefail
 C=${CARRY:-.carry/x18}
 export D=.s18
 OUT=${OUT:-/tmp/out}
-mkdir -p "$D" "$OUT"
-[ -d "$C/m" ] && cp -r "$C/m" "$D/"
-for f in "$C"/*.gz; do
-  b=$(basename "$f" .gz)
-  [ -x "$D/$b" ] || { gunzip -c "$f" >"$D/$b" && chmod +x "$D/$b"; }
-done
-source perf_tests/gpu/mpi_env.sh
-nvidia-smi -L >"$OUT/env.txt"
+source perf_tests/gpu/unpack_carry.sh
 if [ "${STEP:-steps}" = steps ]; then
   timeout 200 "$D/perf_spgemm" --space cuda --no-baselines --json "$OUT/single.json" \
     ${SIZES:-poisson3d:300 poisson3d:238 poisson3d:189} >"$OUT/single.log" 2>&1
