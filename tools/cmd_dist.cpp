@@ -83,6 +83,15 @@ Host load_on_root(MPI_Comm comm, const std::string& what) {
 
 double max_over_ranks(MPI_Comm comm, double v) { return spk::dist::Impl::allreduce_max(comm, v); }
 
+/// A matrix file is read by every rank at once (read_matrix_market_parallel,
+/// which leaves gzip files to rank 0); a generator spec is built on rank 0
+/// and scattered.
+template <class DM>
+DM load_distributed(MPI_Comm comm, const std::string& what, spk::dist::Partition partition) {
+  if (!is_generator_spec(what)) return DM::read_matrix_market_parallel(comm, what, partition);
+  return DM::scatter(comm, load_on_root(comm, what), partition);
+}
+
 }  // namespace
 
 bool dist_requested() {
@@ -101,19 +110,32 @@ int run_dist_spgemm(const std::vector<std::string>& args) {
   return with_space(a.space, [&](auto space) {
     using Dev = device_t<decltype(space)>;
     using DM = spk::dist::DistCsrMatrix<double, int, int, Dev>;
-    const Host Ah = load_on_root(comm, a.inputs[0]);
-    const Host Bh = load_on_root(comm, a.inputs[1]);
-    DM A = DM::scatter(comm, Ah, a.partition);
-    // B's rows must be laid out like A's columns.
-    long long bshape[2] = {Bh.num_rows(), Bh.num_cols()};
-    MPI_Bcast(bshape, 2, MPI_LONG_LONG, 0, comm);
+    DM A = load_distributed<DM>(comm, a.inputs[0], a.partition);
+    // B's rows must be laid out like A's columns.  Read by every rank, B's
+    // rows are balanced by count (and a square B's columns like its rows):
+    // that fits when A's columns are balanced too, else rank 0 reads B and
+    // scatters it to A's column layout.
+    const bool b_balanced = !is_generator_spec(a.inputs[1]) &&
+                            A.col_layout() == spk::dist::RowLayout::balanced(comm, A.num_cols());
+    DM B;
+    if (b_balanced) B = DM::read_matrix_market_parallel(comm, a.inputs[1]);
+    long long bshape[2] = {B.num_rows(), B.num_cols()};
+    Host Bh;
+    if (!b_balanced) {
+      Bh = load_on_root(comm, a.inputs[1]);
+      bshape[0] = Bh.num_rows();
+      bshape[1] = Bh.num_cols();
+      MPI_Bcast(bshape, 2, MPI_LONG_LONG, 0, comm);
+    }
     if (bshape[0] != A.num_cols())
       throw ShapeMismatch("A is " + std::to_string(A.num_rows()) + "x" +
                           std::to_string(A.num_cols()) + ", B is " + std::to_string(bshape[0]) +
                           "x" + std::to_string(bshape[1]));
-    const auto bcols =
-        bshape[0] == bshape[1] ? A.col_layout() : spk::dist::RowLayout::balanced(comm, bshape[1]);
-    DM B = DM::scatter(Bh, A.col_layout(), bcols);
+    if (!b_balanced) {
+      const auto bcols =
+          bshape[0] == bshape[1] ? A.col_layout() : spk::dist::RowLayout::balanced(comm, bshape[1]);
+      B = DM::scatter(Bh, A.col_layout(), bcols);
+    }
     MPI_Barrier(comm);
     const auto t0 = std::chrono::steady_clock::now();
     DM C = spk::dist::spgemm(space, A, B);  // one call: the local product runs once
@@ -142,7 +164,7 @@ int run_dist_spmv(const std::vector<std::string>& args) {
   return with_space(a.space, [&](auto space) {
     using Dev = device_t<decltype(space)>;
     using DM = spk::dist::DistCsrMatrix<double, int, int, Dev>;
-    DM A = DM::scatter(comm, load_on_root(comm, a.inputs[0]), a.partition);
+    DM A = load_distributed<DM>(comm, a.inputs[0], a.partition);
     std::vector<double> xg;
     if (me == 0) {
       if (a.x.empty()) {
