@@ -276,31 +276,18 @@ class DistCsrMatrix {
   static DistCsrMatrix read_matrix_market(MPI_Comm comm, const std::string& path,
                                           Partition partition = Partition::rows, int root = 0) {
     host_matrix_type A;
-    int kind = 0;  // 0: read, 1: MatrixMarketError, 2: another error
-    long long line = 0;
-    std::string err;
+    Impl::RankError err;
     if (Impl::comm_rank(comm) == root) {
       try {
         A = read_csr<Scalar, Ordinal, Offset>(path);
       } catch (const MatrixMarketError& e) {
-        kind = 1;
-        line = e.line();
-        err = e.reason();
+        err = {Impl::RankError::File, e.line(), e.reason()};
       } catch (const std::exception& e) {
-        kind = 2;
-        err = e.what();
+        err = {Impl::RankError::Other, 0,
+               std::string("spk::dist::read_matrix_market: ") + e.what()};
       }
     }
-    SPK_MPI(MPI_Bcast(&kind, 1, MPI_INT, root, comm));
-    if (kind != 0) {
-      int len = static_cast<int>(err.size());
-      SPK_MPI(MPI_Bcast(&len, 1, MPI_INT, root, comm));
-      SPK_MPI(MPI_Bcast(&line, 1, MPI_LONG_LONG, root, comm));
-      err.resize(static_cast<size_t>(len));
-      if (len > 0) SPK_MPI(MPI_Bcast(&err[0], len, MPI_CHAR, root, comm));
-      if (kind == 1) throw MatrixMarketError(path, line, err);
-      throw Error("spk::dist::read_matrix_market: " + (err.empty() ? path : err));
-    }
+    Impl::throw_on_every_rank(comm, err, path);
     return scatter(comm, A, partition, root);
   }
 

@@ -68,16 +68,13 @@ using Host = CsrMatrix<double, int, int, HostDevice>;
 /// Rank 0 loads a file or generator spec; errors reach every rank.
 Host load_on_root(MPI_Comm comm, const std::string& what) {
   Host A;
-  int ok = 1;
-  std::string err;
+  spk::dist::Impl::RankError err;
   if (spk::dist::Impl::comm_rank(comm) == 0) try {
       A = load_csr<double, int, int>(what);
     } catch (const std::exception& e) {
-      ok = 0;
-      err = e.what();
+      err = {spk::dist::Impl::RankError::Other, 0, e.what()};
     }
-  MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
-  if (!ok) throw Error(err.empty() ? "cannot read " + what : err);
+  spk::dist::Impl::throw_on_every_rank(comm, err, what);
   return A;
 }
 

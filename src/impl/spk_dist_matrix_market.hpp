@@ -80,8 +80,7 @@ struct MMStart {
 /// 0's error.  Collective.
 inline MMStart mm_start(MPI_Comm comm, const std::string& path) {
   MMStart st;
-  std::string err;
-  long long err_line = 0;
+  RankError err;
   if (comm_rank(comm) == 0) {
     try {
       const ByteFile f(path);
@@ -103,21 +102,12 @@ inline MMStart mm_start(MPI_Comm comm, const std::string& path) {
         }
       }
     } catch (const MatrixMarketError& e) {
-      err = e.reason();
-      err_line = e.line();
-      if (err.empty()) err = "error";
+      err = {RankError::File, e.line(), e.reason()};
     } catch (const std::exception& e) {
-      err = e.what();
+      err = {RankError::Other, 0, e.what()};
     }
   }
-  int len = static_cast<int>(err.size());
-  SPK_MPI(MPI_Bcast(&len, 1, MPI_INT, 0, comm));
-  if (len > 0) {
-    err.resize(static_cast<size_t>(len));
-    SPK_MPI(MPI_Bcast(&err[0], len, MPI_CHAR, 0, comm));
-    SPK_MPI(MPI_Bcast(&err_line, 1, MPI_LONG_LONG, 0, comm));
-    throw MatrixMarketError(path, err_line, err);
-  }
+  throw_on_every_rank(comm, err, path);
   SPK_MPI(MPI_Bcast(&st, static_cast<int>(sizeof(MMStart)), MPI_BYTE, 0, comm));
   return st;
 }
@@ -149,7 +139,8 @@ CsrMatrix<S, O, F, HostDevice> read_rows_parallel(MPI_Comm comm, const std::stri
   // 1. This rank's bytes: [data_begin + n·r/P, data_begin + n·(r+1)/P),
   // each end moved past the next line end (the same rule on both sides of
   // a cut, so every line is read by exactly one rank).
-  std::string text, io_error;
+  std::string text;
+  RankError io_error;
   try {
     const ByteFile f(path);
     const long long n = std::max(0LL, st.file_size - st.data_begin);
@@ -158,18 +149,10 @@ CsrMatrix<S, O, F, HostDevice> read_rows_parallel(MPI_Comm comm, const std::stri
     const long long end = me == p - 1 ? st.file_size : f.line_start_after(e - 1);
     text = f.read(begin, std::max(0LL, end - begin));
   } catch (const std::exception& x) {
-    io_error = "rank " + std::to_string(me) + ": " + x.what();
+    io_error = {RankError::File, 0, "rank " + std::to_string(me) + ": " + x.what()};
   }
   // (a rank that cannot read its part must not leave the others waiting)
-  int who = io_error.empty() ? p : me;
-  SPK_MPI(MPI_Allreduce(MPI_IN_PLACE, &who, 1, MPI_INT, MPI_MIN, comm));
-  if (who < p) {
-    int len = static_cast<int>(io_error.size());
-    SPK_MPI(MPI_Bcast(&len, 1, MPI_INT, who, comm));
-    io_error.resize(static_cast<size_t>(len));
-    SPK_MPI(MPI_Bcast(&io_error[0], len, MPI_CHAR, who, comm));
-    fail(0, io_error);
-  }
+  throw_on_every_rank(comm, io_error, path);
 
   // 2. Lines and entry lines before this rank's: its first line number and
   // entry index.  The rank's text is parsed in chunks by its host threads,
@@ -200,18 +183,12 @@ CsrMatrix<S, O, F, HostDevice> read_rows_parallel(MPI_Comm comm, const std::stri
   spk::Impl::ChunkError err;
   for (const auto& x : errors)
     if (x.line < err.line) err = x;
-  long long bad_line = err.line;
-  SPK_MPI(MPI_Allreduce(MPI_IN_PLACE, &bad_line, 1, MPI_LONG_LONG, MPI_MIN, comm));
-  if (bad_line != std::numeric_limits<long long>::max()) {
-    int who = err.line == bad_line ? me : p;
-    SPK_MPI(MPI_Allreduce(MPI_IN_PLACE, &who, 1, MPI_INT, MPI_MIN, comm));
-    int len = static_cast<int>(err.what.size());
-    SPK_MPI(MPI_Bcast(&len, 1, MPI_INT, who, comm));
-    std::string what = err.what;
-    what.resize(static_cast<size_t>(len));
-    SPK_MPI(MPI_Bcast(&what[0], len, MPI_CHAR, who, comm));
-    fail(bad_line, what);
-  }
+  long long first_bad = err.line;
+  SPK_MPI(MPI_Allreduce(MPI_IN_PLACE, &first_bad, 1, MPI_LONG_LONG, MPI_MIN, comm));
+  if (first_bad != std::numeric_limits<long long>::max() && err.line == first_bad)
+    throw_on_every_rank(comm, {RankError::File, err.line, err.what}, path);
+  else
+    throw_on_every_rank(comm, {}, path);
   if (total[1] < h.entries)
     fail(st.data_line + total[0], "file ends after " + std::to_string(total[1]) + " of the " +
                                       std::to_string(h.entries) + " declared entries");

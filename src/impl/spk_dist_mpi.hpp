@@ -58,6 +58,31 @@ inline int comm_size(MPI_Comm comm) {
   return s;
 }
 
+/// An error one rank found, for throw_on_every_rank.
+struct RankError {
+  enum Kind { None, File, Other } kind = None;  // File: a MatrixMarketError at `line`
+  long long line = 0;
+  std::string what;
+};
+
+/// When any rank has an error, every rank throws the one of the lowest rank
+/// that has one (a MatrixMarketError(file, line, what) for RankError::File,
+/// else an spk::Error(what)), so that no rank is left waiting in a later
+/// collective.  Collective.
+inline void throw_on_every_rank(MPI_Comm comm, RankError e, const std::string& file) {
+  const int p = comm_size(comm);
+  int who = e.kind == RankError::None ? p : comm_rank(comm);
+  SPK_MPI(MPI_Allreduce(MPI_IN_PLACE, &who, 1, MPI_INT, MPI_MIN, comm));
+  if (who == p) return;
+  long long head[3] = {static_cast<long long>(e.kind), e.line,
+                       static_cast<long long>(e.what.size())};
+  SPK_MPI(MPI_Bcast(head, 3, MPI_LONG_LONG, who, comm));
+  e.what.resize(static_cast<size_t>(head[2]));
+  if (head[2] > 0) SPK_MPI(MPI_Bcast(&e.what[0], static_cast<int>(head[2]), MPI_CHAR, who, comm));
+  if (head[0] == RankError::File) throw MatrixMarketError(file, head[1], e.what);
+  throw Error(e.what);
+}
+
 /// MPI counts are int: larger messages are an Overflow, not a silent wrap.
 inline int mpi_count(long long n, const char* what) {
   SPK_REQUIRE(n >= 0 && n <= INT_MAX, Overflow, "spk::dist: ", what, " of ", n,
