@@ -88,15 +88,17 @@ namespace Impl {
 
 /// M's local and ghost blocks side by side, per row (local entries first),
 /// written at row_map `rm` into cols / vals (either may be empty to skip
-/// it).  Columns combined: owned columns first, ghost j after them (the
-/// numbering of B_ext's rows, for A_comb).  With `mark` not empty, also
-/// mark(i) = 1 for the rows with a ghost entry or a column c whose row of B
-/// has ghost entries (bgrm: B's ghost block's row map), else 0.
+/// it); with fill_rm, rm itself is written first (rm(i): the entries of
+/// both blocks before row i).  Columns combined: owned columns first, ghost
+/// j after them (the numbering of B_ext's rows, for A_comb).  With `mark`
+/// not empty, also mark(i) = 1 for the rows with a ghost entry or a column
+/// c whose row of B has ghost entries (bgrm: B's ghost block's row map),
+/// else 0.
 template <class ExecSpace, class S, class O, class F, class D, class RM, class C, class V,
           class Mark = Kokkos::View<F*, typename C::device_type>,
           class BRM = typename CsrMatrix<S, O, F, typename C::device_type>::row_map_type>
 void side_by_side(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& M, const RM& rm,
-                  const C& cols, const V& vals, const Mark& mark = Mark(),
+                  bool fill_rm, const C& cols, const V& vals, const Mark& mark = Mark(),
                   const BRM& bgrm = BRM()) {
   auto L = M.local_block();
   auto G = M.ghost_block();
@@ -106,33 +108,96 @@ void side_by_side(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& M, co
   const long long ghost_off = M.col_layout().local_size();
   const bool do_cols = cols.extent(0) > 0, do_vals = vals.extent(0) > 0;
   const bool do_mark = mark.extent(0) > 0;
-  row_parallel(
-      space, "spk::dist::side_by_side", L.num_rows(),
-      KOKKOS_LAMBDA(const RowMember<ExecSpace>& m, const long long i) {
-        const F q = rm(i), l0 = lrm(i), nl = lrm(i + 1) - l0, g0 = grm(i);
-        const F ngi = grm(i + 1) - g0;
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, nl + ngi), [&](const F t) {
-          if (t < nl) {
-            if (do_cols) cols(q + t) = lci(l0 + t);
+  const long long n = L.num_rows();
+  if constexpr (spk::Impl::is_host_space_v<ExecSpace>) {
+    if (fill_rm)
+      Kokkos::parallel_for(
+          "spk::dist::side_by_side_rm", Kokkos::RangePolicy<ExecSpace>(space, 0, n + 1),
+          KOKKOS_LAMBDA(const long long i) { rm(i) = lrm(i) + grm(i); });
+    // One thread per row.
+    row_parallel(
+        space, "spk::dist::side_by_side", n,
+        KOKKOS_LAMBDA(const RowMember<ExecSpace>&, const long long i) {
+          const F q = rm(i), l0 = lrm(i), nl = lrm(i + 1) - l0, g0 = grm(i);
+          const F ngi = grm(i + 1) - g0;
+          bool hit = ngi > 0;
+          for (F t = 0; t < nl; ++t) {
+            const O c = lci(l0 + t);
+            if (do_cols) cols(q + t) = c;
             if (do_vals) vals(q + t) = lva(l0 + t);
-          } else {
-            if (do_cols) cols(q + t) = static_cast<O>(ghost_off + gci(g0 + t - nl));
-            if (do_vals) vals(q + t) = gva(g0 + t - nl);
+            if (do_mark && !hit) hit = bgrm(c + 1) > bgrm(c);
           }
+          for (F t = 0; t < ngi; ++t) {
+            if (do_cols) cols(q + nl + t) = static_cast<O>(ghost_off + gci(g0 + t));
+            if (do_vals) vals(q + nl + t) = gva(g0 + t);
+          }
+          if (do_mark) mark(i) = hit ? 1 : 0;
         });
-        if (do_mark) {
-          F hits = 0;  // (a sum: a Max reducer leaves its identity where no lane hits)
-          if (ngi == 0)
-            Kokkos::parallel_reduce(
-                Kokkos::ThreadVectorRange(m, nl),
-                [&](const F t, F& r) {
-                  const O c = lci(l0 + t);
-                  r += bgrm(c + 1) > bgrm(c) ? 1 : 0;
-                },
-                hits);
-          Kokkos::single(Kokkos::PerThread(m), [&]() { mark(i) = ngi > 0 || hits > 0 ? 1 : 0; });
-        }
-      });
+  } else {
+    // GPUs: a team per R rows copies their entries position by position, so
+    // that neighbouring threads write neighbouring entries of the result and
+    // read neighbouring entries of each block whatever the rows' lengths;
+    // each position finds its row by a binary search over the team's row
+    // starts in scratch memory.  (A lane group of 8 per row left lanes idle
+    // on 7-entry rows: 1.85 ms for 94M entries on an H100, about 1.4 TB/s.)
+    constexpr int R = 256;
+    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    using Scratch =
+        Kokkos::View<F*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+    const long long league = (n + R - 1) / R;
+    if (league == 0) {
+      if (fill_rm) Kokkos::deep_copy(space, rm, F(0));
+      return;
+    }
+    const int bytes = static_cast<int>(3 * Scratch::shmem_size(R + 1) + Scratch::shmem_size(R));
+    Kokkos::parallel_for(
+        "spk::dist::side_by_side",
+        Policy(space, league, R).set_scratch_size(0, Kokkos::PerTeam(bytes)),
+        KOKKOS_LAMBDA(const RowMember<ExecSpace>& m) {
+          const long long i0 = m.league_rank() * static_cast<long long>(R);
+          const int cnt = static_cast<int>(n - i0 < R ? n - i0 : R);
+          Scratch q(m.team_scratch(0), R + 1), l0(m.team_scratch(0), R + 1),
+              g0(m.team_scratch(0), R + 1), hit(m.team_scratch(0), R);
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, cnt + 1), [&](const int r) {
+            l0(r) = lrm(i0 + r);
+            g0(r) = grm(i0 + r);
+            q(r) = l0(r) + g0(r);
+            if (r < cnt) hit(r) = 0;
+            // (the last row's end belongs to the next team, which writes it;
+            // the last team writes rm(n))
+            if (fill_rm && (r < cnt || i0 + cnt == n)) rm(i0 + r) = q(r);
+          });
+          m.team_barrier();
+          const F p0 = q(0), np = q(cnt) - p0;
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, np), [&](const F u) {
+            const F p = p0 + u;
+            int lo = 0, hi = cnt;  // q(lo) <= p < q(hi): the last row starting at or before p
+            while (hi - lo > 1) {
+              const int mid = (lo + hi) / 2;
+              if (q(mid) <= p)
+                lo = mid;
+              else
+                hi = mid;
+            }
+            const F t = p - q(lo), nl = l0(lo + 1) - l0(lo);
+            if (t < nl) {
+              const O c = lci(l0(lo) + t);
+              if (do_cols) cols(p) = c;
+              if (do_vals) vals(p) = lva(l0(lo) + t);
+              if (do_mark && bgrm(c + 1) > bgrm(c)) hit(lo) = 1;  // (same value from any thread)
+            } else {
+              const F k = g0(lo) + t - nl;
+              if (do_cols) cols(p) = static_cast<O>(ghost_off + gci(k));
+              if (do_vals) vals(p) = gva(k);
+              if (do_mark) hit(lo) = 1;
+            }
+          });
+          m.team_barrier();
+          if (do_mark)
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(m, cnt),
+                                 [&](const int r) { mark(i0 + r) = hit(r); });
+        });
+  }
 }
 
 /// n values for an array that MPI may read or write in place: spk's pool
@@ -348,12 +413,8 @@ void combine_and_mark(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A
   auto pos = h.ghost_pos_;
   auto bgrm = B.ghost_block().row_map();
   if (!h.shares_blocks_) {
-    auto al = A.local_block().row_map(), ag = A.ghost_block().row_map();
-    auto arm = h.a_comb_.row_map();
-    Kokkos::parallel_for(
-        "spk::dist::a_comb_rm", Kokkos::RangePolicy<ExecSpace>(space, 0, na + 1),
-        KOKKOS_LAMBDA(const long long i) { arm(i) = al(i) + ag(i); });
-    side_by_side(space, A, arm, h.a_comb_.col_idx(), h.a_comb_.values(), pos, bgrm);
+    side_by_side(space, A, h.a_comb_.row_map(), true, h.a_comb_.col_idx(), h.a_comb_.values(), pos,
+                 bgrm);
   } else if (b_ghost) {
     // (A's local block is A_comb: a pass of its own for the marks.  A has
     // no ghost columns here, and its ghost block may have no row map.)
@@ -800,7 +861,8 @@ void spgemm_numeric(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
     h.a_comb_ = A.local_block();
     h.b_local_ = B.local_block();
   } else {
-    Impl::side_by_side(space, A, h.a_comb_.row_map(), Kokkos::View<O*, Dev>(), h.a_comb_.values());
+    Impl::side_by_side(space, A, h.a_comb_.row_map(), false, Kokkos::View<O*, Dev>(),
+                       h.a_comb_.values());
   }
   Impl::b_ext_own_values(space, B, h);
   h.times.assemble += Impl::seconds_since(t);
