@@ -630,19 +630,39 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
                    plan.recv_ranks(), plan.recv_displs(), recv_len, true, side);
   }
   h.times.bytes_sent += ns * static_cast<long long>(sizeof(F));
-  std::vector<long long> srp_h(ns + 1);
-  std::vector<F> rlen_h(ng);
-  using HostLL = Kokkos::View<long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
-  using HostF = Kokkos::View<F*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
-  Kokkos::deep_copy(side, HostLL(srp_h.data(), ns + 1), srp);
-  Kokkos::deep_copy(side, HostF(rlen_h.data(), ng), recv_len);
-  side.fence();
-  std::vector<long long> rrp(ng + 1, 0);
-  for (long long j = 0; j < ng; ++j) rrp[j + 1] = rrp[j] + rlen_h[j];
-  for (long long d : plan.send_displs()) h.send_edispls_.push_back(srp_h[d]);
-  for (long long d : plan.recv_displs()) h.recv_edispls_.push_back(rrp[d]);
+  // The fetched rows' entry offsets are scanned on the device (numeric
+  // reuses them); the host reads only the entry offsets at the neighbours'
+  // boundaries and the total (not every row's offset, to the host and back,
+  // through pageable memory, on the fetch chain that the local symbolic waits for).
+  h.fetch_rp_ = pooled(side, Kokkos::View<long long*, Dev>(), h.pooled_, "spk::dist::rrp", ng + 1);
+  auto rrp_d = h.fetch_rp_;
+  Kokkos::parallel_for(
+      "spk::dist::fetched_lengths", Kokkos::RangePolicy<ExecSpace>(side, 0, ng + 1),
+      KOKKOS_LAMBDA(const long long j) { rrp_d(j) = j < ng ? recv_len(j) : 0; });
+  spk::Impl::exclusive_scan_queued(side, rrp_d, ng);
+  {
+    // Positions: the send displacements in srp, the receive ones (and ng)
+    // in rrp.
+    const auto& sd = plan.send_displs();
+    const auto& rd = plan.recv_displs();
+    const long long nsd = static_cast<long long>(sd.size());
+    const long long nat = nsd + static_cast<long long>(rd.size()) + 1;
+    std::vector<long long> at(sd.begin(), sd.end());
+    at.insert(at.end(), rd.begin(), rd.end());
+    at.push_back(ng);
+    using HostLL = Kokkos::View<long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+    auto at_d = pooled(side, Kokkos::View<long long*, Dev>(), temps, "spk::dist::displ_at", nat);
+    Kokkos::deep_copy(side, at_d, HostLL(at.data(), nat));
+    Kokkos::parallel_for(
+        "spk::dist::entry_displs", Kokkos::RangePolicy<ExecSpace>(side, 0, nat),
+        KOKKOS_LAMBDA(const long long k) { at_d(k) = k < nsd ? srp(at_d(k)) : rrp_d(at_d(k)); });
+    Kokkos::deep_copy(side, HostLL(at.data(), nat), at_d);
+    side.fence();
+    h.send_edispls_.assign(at.begin(), at.begin() + nsd);
+    h.recv_edispls_.assign(at.begin() + nsd, at.end() - 1);
+    h.fetched_nnz_ = at.back();
+  }
   h.fetched_rows_ = ng;
-  h.fetched_nnz_ = rrp[ng];
   const long long nf = h.fetched_nnz_;
   SPK_REQUIRE(bl_nnz + bg_nnz + nf <= static_cast<long long>(std::numeric_limits<F>::max()),
               Overflow, "spk::dist::spgemm: rank ", A.row_layout().rank(), " needs ",
@@ -703,10 +723,6 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   // product, in one exchange, split by where their columns live (on `side`,
   // past B's own entries, which `space` writes).
   t = now();
-  h.fetch_rp_ =
-      pooled(side, Kokkos::View<long long*, Dev>(), h.pooled_, "spk::dist::rrp", rrp.size());
-  auto rrp_d = h.fetch_rp_;
-  Kokkos::deep_copy(side, rrp_d, HostLL(rrp.data(), rrp.size()));
   auto fcols = exchanged(Kokkos::View<O*, Dev>(), temps, "spk::dist::fetched_cols", nf);
   auto fvals =
       exchanged(Kokkos::View<S*, Dev>(), temps, "spk::dist::fetched_values", with_values ? nf : 0);
