@@ -671,12 +671,16 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   step("exchange_lengths");
 
   // 3. B_ext = B's local rows, then the fetched rows, split by column
-  // owner.  B's own rows are split already (its blocks): copied on `space`
-  // now, into arrays long enough for every fetched entry (how a fetched
-  // row's entries split is known only once its columns are here).  `side`
-  // allocates them and `space` waits for it: `side` has nothing else queued
-  // by then (fenced for the exchange), so the wait costs nothing.
+  // owner.  B's own rows are split already (its blocks): copied now, into
+  // arrays long enough for every fetched entry (how a fetched row's entries
+  // split is known only once its columns are here), on `copier`, a stream
+  // of its own beside A_comb's pass on `space` (one after the other on
+  // `space`, the two were the 2 ms before the local symbolic could start at
+  // 2 GPUs; `space` itself on hosts).  `side` allocates the arrays and
+  // `copier` waits for it: `side` has nothing else queued by then (fenced
+  // for the exchange), so the wait costs nothing.
   t = now();
+  const ExecSpace copier = spk::Impl::concurrent_instances(space, 2).back();
   const long long bl_cap = own_rows_only ? 0 : bl_nnz + nf, bg_cap = bg_nnz + nf;
   const auto bl_rm = own_rows_only ? B.local_block().row_map()
                                    : pooled(side, typename Local::row_map_type(), h.pooled_,
@@ -693,29 +697,29 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
       pooled(side, typename Local::index_type(), h.pooled_, "spk::dist::b_ghost.col_idx", bg_cap);
   const auto bg_va =
       pooled(side, typename Local::values_type(), h.pooled_, "spk::dist::b_ghost.values", bg_cap);
-  spk::Impl::stream_wait(space, side);
+  spk::Impl::stream_wait(copier, side);
   {
     // B's own rows: the local block's columns as they are, the ghost
     // block's as global columns; their values (zeros for symbolic, whose
     // local products compute values that numeric redoes).
     const auto head = std::make_pair(0LL, bl_nnz), ghead = std::make_pair(0LL, bg_nnz);
     if (!own_rows_only) {
-      Kokkos::deep_copy(space, Kokkos::subview(bl_ci, head), B.local_block().col_idx());
+      Kokkos::deep_copy(copier, Kokkos::subview(bl_ci, head), B.local_block().col_idx());
       if (with_values)
-        Kokkos::deep_copy(space, Kokkos::subview(bl_va, head), B.local_block().values());
+        Kokkos::deep_copy(copier, Kokkos::subview(bl_va, head), B.local_block().values());
       else
-        Kokkos::deep_copy(space, Kokkos::subview(bl_va, head), S(0));
+        Kokkos::deep_copy(copier, Kokkos::subview(bl_va, head), S(0));
     }
     auto gci = B.ghost_block().col_idx();
     auto gid = B.ghost_gids_view();
     auto bgc = bg_ci;
     Kokkos::parallel_for(
-        "spk::dist::b_ghost_columns", Kokkos::RangePolicy<ExecSpace>(space, 0, bg_nnz),
+        "spk::dist::b_ghost_columns", Kokkos::RangePolicy<ExecSpace>(copier, 0, bg_nnz),
         KOKKOS_LAMBDA(const long long k) { bgc(k) = static_cast<O>(gid(gci(k))); });
     if (with_values)
-      Kokkos::deep_copy(space, Kokkos::subview(bg_va, ghead), B.ghost_block().values());
+      Kokkos::deep_copy(copier, Kokkos::subview(bg_va, ghead), B.ghost_block().values());
     else
-      Kokkos::deep_copy(space, Kokkos::subview(bg_va, ghead), S(0));
+      Kokkos::deep_copy(copier, Kokkos::subview(bg_va, ghead), S(0));
   }
   h.times.assemble += seconds_since(t);
 
@@ -789,7 +793,8 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   }
   h.b_local_ = bl;
   h.b_ghost_ = bg;
-  spk::Impl::stream_wait(space, side);  // the fetched rows are in place
+  spk::Impl::stream_wait(space, side);    // the fetched rows are in place
+  spk::Impl::stream_wait(space, copier);  // and B's own rows
   h.times.assemble += seconds_since(t);
   step("b_ext");
 
