@@ -87,18 +87,17 @@ class DistSpgemmHandle {
 namespace Impl {
 
 /// M's local and ghost blocks side by side, per row (local entries first),
-/// written at row_map `rm` into cols / vals (either may be empty to skip
-/// it); with fill_rm, rm itself is written first (rm(i): the entries of
-/// both blocks before row i).  Columns combined: owned columns first, ghost
-/// j after them (the numbering of B_ext's rows, for A_comb).  With `mark`
-/// not empty, also mark(i) = 1 for the rows with a ghost entry or a column
-/// c whose row of B has ghost entries (bgrm: B's ghost block's row map),
-/// else 0.
+/// into cols / vals (either may be empty to skip it), each row at the
+/// entries of both blocks before it; with `rm` not empty, that row map is
+/// written too.  Columns combined: owned columns first, ghost j after them
+/// (the numbering of B_ext's rows, for A_comb).  With `mark` not empty,
+/// also mark(i) = 1 for the rows with a ghost entry or a column c whose row
+/// of B has ghost entries (bgrm: B's ghost block's row map), else 0.
 template <class ExecSpace, class S, class O, class F, class D, class RM, class C, class V,
           class Mark = Kokkos::View<F*, typename C::device_type>,
           class BRM = typename CsrMatrix<S, O, F, typename C::device_type>::row_map_type>
 void side_by_side(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& M, const RM& rm,
-                  bool fill_rm, const C& cols, const V& vals, const Mark& mark = Mark(),
+                  const C& cols, const V& vals, const Mark& mark = Mark(),
                   const BRM& bgrm = BRM()) {
   auto L = M.local_block();
   auto G = M.ghost_block();
@@ -107,19 +106,23 @@ void side_by_side(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& M, co
   auto lva = L.values(), gva = G.values();
   const long long ghost_off = M.col_layout().local_size();
   const bool do_cols = cols.extent(0) > 0, do_vals = vals.extent(0) > 0;
-  const bool do_mark = mark.extent(0) > 0;
+  const bool do_mark = mark.extent(0) > 0, do_rm = rm.extent(0) > 0;
   const long long n = L.num_rows();
+  if (n == 0) {
+    if (do_rm) Kokkos::deep_copy(space, rm, F(0));
+    return;
+  }
   if constexpr (spk::Impl::is_host_space_v<ExecSpace>) {
-    if (fill_rm)
-      Kokkos::parallel_for(
-          "spk::dist::side_by_side_rm", Kokkos::RangePolicy<ExecSpace>(space, 0, n + 1),
-          KOKKOS_LAMBDA(const long long i) { rm(i) = lrm(i) + grm(i); });
     // One thread per row.
     row_parallel(
         space, "spk::dist::side_by_side", n,
         KOKKOS_LAMBDA(const RowMember<ExecSpace>&, const long long i) {
-          const F q = rm(i), l0 = lrm(i), nl = lrm(i + 1) - l0, g0 = grm(i);
+          const F l0 = lrm(i), nl = lrm(i + 1) - l0, g0 = grm(i), q = l0 + g0;
           const F ngi = grm(i + 1) - g0;
+          if (do_rm) {
+            rm(i) = q;
+            if (i + 1 == n) rm(n) = q + nl + ngi;
+          }
           bool hit = ngi > 0;
           for (F t = 0; t < nl; ++t) {
             const O c = lci(l0 + t);
@@ -145,10 +148,6 @@ void side_by_side(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& M, co
     using Scratch =
         Kokkos::View<F*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
     const long long league = (n + R - 1) / R;
-    if (league == 0) {
-      if (fill_rm) Kokkos::deep_copy(space, rm, F(0));
-      return;
-    }
     const int bytes = static_cast<int>(3 * Scratch::shmem_size(R + 1) + Scratch::shmem_size(R));
     Kokkos::parallel_for(
         "spk::dist::side_by_side",
@@ -165,7 +164,7 @@ void side_by_side(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& M, co
             if (r < cnt) hit(r) = 0;
             // (the last row's end belongs to the next team, which writes it;
             // the last team writes rm(n))
-            if (fill_rm && (r < cnt || i0 + cnt == n)) rm(i0 + r) = q(r);
+            if (do_rm && (r < cnt || i0 + cnt == n)) rm(i0 + r) = q(r);
           });
           m.team_barrier();
           const F p0 = q(0), np = q(cnt) - p0;
@@ -413,8 +412,7 @@ void combine_and_mark(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A
   auto pos = h.ghost_pos_;
   auto bgrm = B.ghost_block().row_map();
   if (!h.shares_blocks_) {
-    side_by_side(space, A, h.a_comb_.row_map(), true, h.a_comb_.col_idx(), h.a_comb_.values(), pos,
-                 bgrm);
+    side_by_side(space, A, h.a_comb_.row_map(), h.a_comb_.col_idx(), h.a_comb_.values(), pos, bgrm);
   } else if (b_ghost) {
     // (A's local block is A_comb: a pass of its own for the marks.  A has
     // no ghost columns here, and its ghost block may have no row map.)
@@ -882,7 +880,8 @@ void spgemm_numeric(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
     h.a_comb_ = A.local_block();
     h.b_local_ = B.local_block();
   } else {
-    Impl::side_by_side(space, A, h.a_comb_.row_map(), false, Kokkos::View<O*, Dev>(),
+    // (A_comb's row map and columns are symbolic's: only the values.)
+    Impl::side_by_side(space, A, Kokkos::View<F*, Dev>(), Kokkos::View<O*, Dev>(),
                        h.a_comb_.values());
   }
   Impl::b_ext_own_values(space, B, h);
