@@ -284,7 +284,7 @@ void run_matrix(const Space& space, const spk::perf::Options& opt, spk::perf::Re
     const double release_ms = dist::Impl::allreduce_max(
         comm, timed_release.empty() ? 0.0 : timed_release[opt.repeat / 2]);
     auto phase = [&](double s) { return dist::Impl::allreduce_max(comm, 1e3 * s / calls); };
-    const double products = dist::Impl::allreduce_sum(comm, double(h.local_.products));
+    const double products = dist::Impl::allreduce_sum(comm, double(h.local_products()));
     const double numeric_fetch = phase(h.times.fetch), numeric_local = phase(h.times.local),
                  numeric_assemble = phase(h.times.assemble);
     const double numeric_bytes =

@@ -46,15 +46,20 @@ inline constexpr bool is_host_space_v =
     Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 
 #if SPK_KOKKOS_4 && defined(KOKKOS_ENABLE_CUDA)
+/// What a set of extra streams made for a stream is for (cuda_instances_for).
+enum class StreamRole { Bins, Priority, Helper };
+
 /// Kokkos::Cuda instances on streams of their own, made for the stream of
-/// `space` (key: that stream and `highest`) the first time and kept until
+/// `space` (key: that stream and `role`) the first time and kept until
 /// Kokkos::finalize: creating an instance costs allocations and
-/// synchronisations.  The streams get the device's highest priority, or
-/// (highest = false) the priority of `space`'s stream; either is looked up
-/// only when they are made (callers ask on every product).
-inline std::vector<Kokkos::Cuda>& cuda_instances_for(const Kokkos::Cuda& space, bool highest,
+/// synchronisations.  The Priority and Helper streams get the device's
+/// highest priority, the Bins streams the priority of `space`'s stream;
+/// either is looked up only when they are made (callers ask on every
+/// product).
+inline std::vector<Kokkos::Cuda>& cuda_instances_for(const Kokkos::Cuda& space, StreamRole role,
                                                      int n) {
-  using Key = std::pair<cudaStream_t, bool>;
+  const bool highest = role != StreamRole::Bins;
+  using Key = std::pair<cudaStream_t, StreamRole>;
   static std::mutex mutex;
   static std::map<Key, std::vector<Kokkos::Cuda>>* made = nullptr;
   const std::lock_guard<std::mutex> lock(mutex);
@@ -66,7 +71,7 @@ inline std::vector<Kokkos::Cuda>& cuda_instances_for(const Kokkos::Cuda& space, 
       made = nullptr;
     });
   }
-  auto& v = (*made)[Key(space.cuda_stream(), highest)];
+  auto& v = (*made)[Key(space.cuda_stream(), role)];
   if (v.empty()) {
     int device = 0;
     cudaGetDevice(&device);
@@ -105,7 +110,7 @@ std::vector<ExecSpace> concurrent_instances(const ExecSpace& space, int n) {
     if (n > 1) {
 #if defined(KOKKOS_ENABLE_CUDA)
       if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-        const auto& v = cuda_instances_for(space, false, 4);
+        const auto& v = cuda_instances_for(space, StreamRole::Bins, 4);
         return std::vector<ExecSpace>(v.begin(), v.begin() + std::min<int>(n, 4));
       }
 #endif
@@ -136,7 +141,21 @@ template <class ExecSpace>
 ExecSpace priority_instance(const ExecSpace& space) {
 #if SPK_KOKKOS_4 && defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>)
-    return cuda_instances_for(space, true, 1).front();
+    return cuda_instances_for(space, StreamRole::Priority, 1).front();
+#endif
+  return space;
+}
+
+/// An instance for bulk work (copies) that should run beside the work
+/// queued on `space` and on its concurrent_instances without waiting for
+/// them: on CUDA with Kokkos 4 a stream of its own at the device's highest
+/// priority (at the priority of `space`, the blocks of a large kernel
+/// already running there took every SM first); `space` itself elsewhere.
+template <class ExecSpace>
+ExecSpace helper_instance(const ExecSpace& space) {
+#if SPK_KOKKOS_4 && defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>)
+    return cuda_instances_for(space, StreamRole::Helper, 1).front();
 #endif
   return space;
 }

@@ -96,15 +96,20 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
 
 namespace Impl {
 
-/// spgemm_symbolic's body (in Impl, where its helpers live).
-template <class ExecSpace, class S, class O, class F, class HD, class DA, class DB, class DC>
-void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
-                          const CsrMatrix<S, O, F, DA>& A, const CsrMatrix<S, O, F, DB>& B,
-                          CsrMatrix<S, O, F, DC>& C) {
+/// The first part of spgemm_symbolic: checks, analysis, bins (the handle's
+/// plan) and counts(i + 1) = the number of distinct columns of row i of C,
+/// for the m rows of A (counts: m + 1 values of 64 bits; counts(0) is not
+/// written).  The handle is not ready for numeric until
+/// spgemm_symbolic_adopt gives it C's row map.  The distributed product
+/// counts parts of one C's rows with separate products this way.
+template <class ExecSpace, class S, class O, class F, class HD, class DA, class DB, class Counts>
+void spgemm_symbolic_count(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
+                           const CsrMatrix<S, O, F, DA>& A, const CsrMatrix<S, O, F, DB>& B,
+                           const Counts& counts) {
   using Dev = device_t<ExecSpace>;
   using Handle = SpgemmHandle<O, F, HD>;
   Impl::spgemm_check_access<ExecSpace, CsrMatrix<S, O, F, DA>, CsrMatrix<S, O, F, DB>,
-                            CsrMatrix<S, O, F, DC>, CsrMatrix<S, O, F, HD>>();
+                            CsrMatrix<S, O, F, HD>>();
   Impl::require_product_shapes(A, B, "spk::spgemm_symbolic");
   const SpgemmOptions& opt = handle.options();
   handle.clear_phase_times();
@@ -135,13 +140,13 @@ void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle
   plan.a_nnz = static_cast<std::uint64_t>(A.nnz());
   plan.b_nnz = static_cast<std::uint64_t>(B.nnz());
 
-  // One allocation for the temporaries: products per row, then the column
-  // counts (counts(i + 1) for row i; BinnedHash's analysis writes the zeros).
-  const Impl::TempView<std::uint64_t, ExecSpace> work_mem(space, "spk::spgemm::work", 2 * m + 1);
-  const auto work = work_mem.view;
-  const auto products = Kokkos::subview(work, std::make_pair(std::int64_t(0), m));
-  const auto counts = Kokkos::subview(work, std::make_pair(m, 2 * m + 1));
-  if (algo != SpgemmAlgorithm::BinnedHash) Kokkos::deep_copy(space, counts, 0);
+  SPK_REQUIRE(counts.extent(0) == static_cast<std::size_t>(m + 1), ShapeMismatch,
+              "spk::spgemm_symbolic: ", counts.extent(0), " counts for ", m, " rows");
+  // Products per row (BinnedHash's analysis writes the zero counts).
+  const Impl::TempView<std::uint64_t, ExecSpace> products_mem(space, "spk::spgemm::products", m);
+  const auto products = products_mem.view;
+  if (algo != SpgemmAlgorithm::BinnedHash)
+    Kokkos::deep_copy(space, Kokkos::subview(counts, std::make_pair(std::int64_t(1), m + 1)), 0);
   CsrMatrix<S, O, F, Dev> none;  // C's arrays are not needed yet
   const auto v = Impl::spgemm_views<ExecSpace>(A, B, none);
   std::vector<Impl::SpgemmBin> bins;
@@ -293,6 +298,33 @@ void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle
     }
     mark("symbolic.count_columns");
   }
+  handle.set_counted(algo, total, max_row, std::move(bins), slab_bytes);
+}
+
+/// Completes a symbolic phase made by spgemm_symbolic_count: C's row map
+/// (m + 1 offsets from 0 to nnz, scanned from the counts) is the caller's,
+/// and numeric fills C's columns and values at those offsets.
+template <class O, class F, class HD, class RowMap>
+void spgemm_symbolic_adopt(SpgemmHandle<O, F, HD>& handle, const RowMap& row_map,
+                           std::uint64_t nnz) {
+  SPK_REQUIRE(handle.counted(), Error, "spk::spgemm: spgemm_symbolic_adopt before the counts");
+  handle.plan().row_map_c = row_map;
+  handle.set_nnz(nnz);
+}
+
+/// spgemm_symbolic's body (in Impl, where its helpers live).
+template <class ExecSpace, class S, class O, class F, class HD, class DA, class DB, class DC>
+void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
+                          const CsrMatrix<S, O, F, DA>& A, const CsrMatrix<S, O, F, DB>& B,
+                          CsrMatrix<S, O, F, DC>& C) {
+  using Handle = SpgemmHandle<O, F, HD>;
+  Impl::spgemm_check_access<ExecSpace, CsrMatrix<S, O, F, DC>>();
+  const std::int64_t m = A.num_rows();
+  const Impl::TempView<std::uint64_t, ExecSpace> counts_mem(space, "spk::spgemm::counts", m + 1);
+  const auto counts = counts_mem.view;
+  Impl::spgemm_symbolic_count(space, handle, A, B, counts);
+  const SpgemmOptions& opt = handle.options();
+  Impl::SpgemmPhaseTimer<ExecSpace, Handle> mark(space, handle);
 
   // 4. Row pointers, scanned in 64 bits; nnz(C) is checked against Offset
   // before C's columns and values are allocated.
@@ -313,7 +345,8 @@ void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle
       },
       nnz_c);
   mark("symbolic.scan");
-  Impl::require_fits_offset<F>(static_cast<std::uint64_t>(nnz_c), total, "spk::spgemm_symbolic");
+  Impl::require_fits_offset<F>(static_cast<std::uint64_t>(nnz_c), handle.products(),
+                               "spk::spgemm_symbolic");
   C = CMat(A.num_rows(), B.num_cols(), typename CMat::row_map_type(row_map),
            c_array(typename CMat::index_type(), "spk::spgemm::C.col_idx", nnz_c),
            c_array(typename CMat::values_type(), "spk::spgemm::C.values", nnz_c));
@@ -323,10 +356,8 @@ void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle
     Impl::host_advise_result(C.col_idx(), pooled);
     Impl::host_advise_result(C.values(), pooled);
   }
-  plan.row_map_c = row_map;
   mark("symbolic.allocate_c");
-  handle.set_result(algo, total, max_row, static_cast<std::uint64_t>(nnz_c), std::move(bins),
-                    slab_bytes);
+  Impl::spgemm_symbolic_adopt(handle, row_map, static_cast<std::uint64_t>(nnz_c));
 }
 
 }  // namespace Impl

@@ -115,7 +115,7 @@ class SpgemmHandle {
   /// Changing options invalidates the plan (symbolic must run again).
   void set_options(const SpgemmOptions& options) {
     options_ = options;
-    symbolic_done_ = false;
+    symbolic_done_ = counted_ = false;
   }
   void set_sort(SpgemmSort sort) noexcept { options_.sort = sort; }  // numeric-only option
 
@@ -164,21 +164,29 @@ class SpgemmHandle {
   };
   Plan& plan() noexcept { return plan_; }
   const Plan& plan() const noexcept { return plan_; }
-  void set_result(SpgemmAlgorithm algo, std::uint64_t products, std::uint64_t max_row,
-                  std::uint64_t nnz_c, std::vector<Impl::SpgemmBin> bins, std::size_t slab_bytes) {
+  // Symbolic in two steps: the plan and counts (set_counted), then C's size
+  // once its row map is made (set_nnz: numeric may run).
+  void set_counted(SpgemmAlgorithm algo, std::uint64_t products, std::uint64_t max_row,
+                   std::vector<Impl::SpgemmBin> bins, std::size_t slab_bytes) {
     algorithm_ = algo;
     products_ = products;
     max_row_products_ = max_row;
-    nnz_c_ = nnz_c;
+    nnz_c_ = 0;
     bins_ = std::move(bins);
     slab_bytes_ = slab_bytes;
+    counted_ = true;
+    symbolic_done_ = false;
+  }
+  bool counted() const noexcept { return counted_; }
+  void set_nnz(std::uint64_t nnz_c) noexcept {
+    nnz_c_ = nnz_c;
     symbolic_done_ = true;
   }
 
  private:
   SpgemmOptions options_;
   Plan plan_;
-  bool symbolic_done_ = false;
+  bool symbolic_done_ = false, counted_ = false;
   SpgemmAlgorithm algorithm_ = SpgemmAlgorithm::Auto;
   std::uint64_t products_ = 0, max_row_products_ = 0, nnz_c_ = 0;
   std::vector<Impl::SpgemmBin> bins_;

@@ -75,6 +75,41 @@ CsrMatrix<S, O, F, D> local_spgemm_symbolic(const ExecSpace& space, LocalSpgemmH
   return C;
 }
 
+/// The counting part of local_spgemm_symbolic, for a product whose C is a
+/// row range of a larger matrix: counts(i + 1) = the columns of row i of
+/// A·B (counts: A's rows + 1 values of 64 bits; counts(0) is not written).
+/// local_spgemm_adopt then gives it C's row map, and local_spgemm_numeric
+/// fills C.  B without entries gives zero counts and no product.
+template <class ExecSpace, class S, class O, class F, class D, class Counts>
+void local_spgemm_count(const ExecSpace& space, LocalSpgemmHandle<O, F, D>& h,
+                        const CsrMatrix<S, O, F, D>& A, const CsrMatrix<S, O, F, D>& B,
+                        const Counts& counts, bool time_phases = false) {
+  SPK_REQUIRE(A.num_cols() == B.num_rows(), ShapeMismatch, "spk::dist::local_spgemm: A is ",
+              +A.num_rows(), "x", +A.num_cols(), ", B is ", +B.num_rows(), "x", +B.num_cols());
+  h = LocalSpgemmHandle<O, F, D>();
+  if (B.nnz() == 0 || A.num_rows() == 0) {
+    Kokkos::deep_copy(space, Kokkos::subview(counts, std::make_pair(1LL, A.num_rows() + 1LL)),
+                      std::uint64_t(0));
+    return;
+  }
+  spk::SpgemmOptions opt;
+  opt.sort = spk::SpgemmSort::Sorted;
+  opt.validate_inputs = false;  // built by this layer
+  opt.time_phases = time_phases;
+  h.handle = std::make_shared<spk::SpgemmHandle<O, F, D>>(opt);
+  spk::Impl::spgemm_symbolic_count(space, *h.handle, A, B, counts);
+  h.products = static_cast<long long>(h.handle->products());
+}
+
+/// Completes local_spgemm_count: C's row map (relative offsets, from 0 to
+/// nnz) and its number of entries.
+template <class O, class F, class D, class RowMap>
+void local_spgemm_adopt(LocalSpgemmHandle<O, F, D>& h, const RowMap& row_map, long long nnz) {
+  h.nnz = nnz;
+  if (h.handle)
+    spk::Impl::spgemm_symbolic_adopt(*h.handle, row_map, static_cast<std::uint64_t>(nnz));
+}
+
 /// C's values from A's and B's current values (patterns as in symbolic).
 /// With wait = false the kernels are only queued on `space`.
 template <class ExecSpace, class S, class O, class F, class D>

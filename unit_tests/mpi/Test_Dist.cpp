@@ -136,14 +136,19 @@ void expect_compact_ghosts(const DMat<Device>& C, const std::string& what) {
       << what << ": unused ghost columns on rank " << rank();
 }
 
+/// Checks the distributed product against the serial one: symbolic then
+/// numeric, the one-call product, numeric reuse on its handle; with
+/// `split` (DistSpgemmHandle::split_interior) as given.  Returns the rows
+/// this rank multiplied before the fetch (the last product's).
 template <class Device>
-void check_spgemm(const HostCsr& A, const HostCsr& B, const spk::dist::RowLayout& arl,
-                  const spk::dist::RowLayout& mid, const spk::dist::RowLayout& bcl,
-                  const std::string& what) {
+long long check_spgemm(const HostCsr& A, const HostCsr& B, const spk::dist::RowLayout& arl,
+                       const spk::dist::RowLayout& mid, const spk::dist::RowLayout& bcl,
+                       const std::string& what, bool split = true) {
   using Space = typename spk::device_t<Device>::execution_space;
   auto dA = DMat<Device>::scatter(A, arl, mid);
   auto dB = DMat<Device>::scatter(B, mid, bcl);
   spk::dist::DistSpgemmHandle<double, int, int, Device> h;
+  h.split_interior = split;
   auto dC = spk::dist::spgemm_symbolic(Space(), h, dA, dB);
   spk_test::poison(dC.local_block().values());
   spk_test::poison(dC.ghost_block().values());
@@ -159,7 +164,9 @@ void check_spgemm(const HostCsr& A, const HostCsr& B, const spk::dist::RowLayout
   // The one-call product (values fetched with the columns, one local
   // product), then numeric reuse on its handle.
   spk::dist::DistSpgemmHandle<double, int, int, Device> h1;
+  h1.split_interior = split;
   auto dC1 = spk::dist::spgemm(Space(), h1, dA, dB);
+  EXPECT_EQ(h1.interior_rows(), h.interior_rows()) << what;
   auto C1 = dC1.gather();
   if (rank() == 0) spk_test::expect_product_near(C1, ref, bound, 1e-12, what + " (one call)");
   spk_test::poison(dC1.local_block().values());
@@ -168,6 +175,7 @@ void check_spgemm(const HostCsr& A, const HostCsr& B, const spk::dist::RowLayout
   auto C2 = dC1.gather();
   if (rank() == 0)
     spk_test::expect_product_near(C2, ref, bound, 1e-12, what + " (one call, numeric)");
+  return h1.interior_rows();
 }
 
 }  // namespace
@@ -329,6 +337,42 @@ TYPED_TEST(Dist, SpgemmMatchesSerial) {
   auto T = spk::random_uniform(3, 3, 3, 35);
   auto tl = spk::dist::RowLayout::balanced(world(), 3);
   check_spgemm<D>(T, T, tl, tl, tl, "3x3 dense");
+}
+
+// A mesh cut into row blocks: each rank's rows without ghost entries (all
+// but the planes next to its neighbours) are multiplied from its own blocks
+// before the fetch, the others through the merged operands; the interior
+// run starts the block on the first rank, ends it on the last, sits in the
+// middle elsewhere.  Against the same product with every row fetched first,
+// and with uneven user-given sizes (a rank with no rows, one whose rows are
+// all next to a neighbour).
+TYPED_TEST(Dist, SpgemmInteriorRows) {
+  using D = TypeParam;
+  auto P = spk::poisson2d<double, int, int>(30);  // 900 rows, 5-point
+  for (int k = 0; k < P.nnz(); ++k) P.values()(k) += 0.01 * std::sin(0.7 * k);
+  for (auto& [lname, rl] : row_layouts(P)) {
+    const long long inner = check_spgemm<D>(P, P, rl, rl, rl, "poisson2d " + lname, true);
+    check_spgemm<D>(P, P, rl, rl, rl, "poisson2d, no split, " + lname, false);
+    // Rows next to another rank's block: 30 per neighbour (the grid's
+    // width); the run is found exactly below 4096 rows a rank.
+    const long long n = rl.local_size();
+    const long long nbrs = (rl.begin() > 0 ? 1 : 0) + (rl.end() < P.num_rows() ? 1 : 0);
+    const long long free_rows = std::max(0LL, n - 30 * nbrs);
+    if (lname == "rows")
+      EXPECT_EQ(inner, nbrs == 0 || 16 * free_rows >= n ? free_rows : 0)
+          << lname << " rank " << rank();
+  }
+  // B's own rows reach other ranks' columns while A's do not: interior
+  // rows with ghost products (A = I + a band inside each block, B = P).
+  auto rl = spk::dist::RowLayout::balanced(world(), P.num_rows());
+  std::vector<std::vector<std::pair<int, double>>> rows(P.num_rows());
+  for (int r = 0; r < nranks(); ++r)
+    for (long long i = rl.offset(r); i < rl.offset(r + 1); ++i) {
+      rows[i].emplace_back(static_cast<int>(i), 2.0);
+      if (i + 1 < rl.offset(r + 1)) rows[i].emplace_back(static_cast<int>(i + 1), -0.5 + 0.001 * i);
+    }
+  auto Band = spk::reference::csr_from_rows<double, int, int>(P.num_rows(), P.num_rows(), rows);
+  check_spgemm<D>(Band, P, rl, rl, rl, "band*poisson2d");
 }
 
 TYPED_TEST(Dist, SpgemmNumericReuse) {
