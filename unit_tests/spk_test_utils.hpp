@@ -6,11 +6,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <spk_coo_matrix.hpp>
 #include <spk_csr_matrix.hpp>
 #include <spk_generators.hpp>
 #include <spk_mirror.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace spk_test {
@@ -46,6 +48,25 @@ inline std::vector<std::string> real_matrix_names() {
 /// Path of a file in a directory.
 inline std::string join(const std::string& dir, const std::string& name) {
   return (std::filesystem::path(dir) / name).string();
+}
+
+/// (name, path) of the named matrices found in matrix_dir(); each one
+/// missing is named in the test's output and its XML properties (a
+/// partial copy of the matrices, as a device run carries, checks what it
+/// has instead of failing to read the rest).
+inline std::vector<std::pair<std::string, std::string>> present_matrices(
+    const std::vector<std::string>& names) {
+  std::vector<std::pair<std::string, std::string>> found;
+  for (const auto& name : names) {
+    const std::string path = join(matrix_dir(), name);
+    if (std::filesystem::exists(path)) {
+      found.emplace_back(name, path);
+    } else {
+      std::cout << "[   NOTE   ] " << name << " not in " << matrix_dir() << ": not checked\n";
+      ::testing::Test::RecordProperty("missing_" + name, "not checked");
+    }
+  }
+  return found;
 }
 
 /// A temporary file that is removed when the object goes.
