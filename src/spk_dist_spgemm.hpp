@@ -68,7 +68,8 @@ class DistSpgemmHandle {
   // Internals (public for the free functions below).
   bool done_ = false;
   long long fetched_rows_ = 0, fetched_nnz_ = 0;
-  long long a_nnz_ = 0;  // A's local and ghost entries, as symbolic saw them
+  long long a_nnz_ = 0;        // A's local and ghost entries, as symbolic saw them
+  long long c_local_nnz_ = 0;  // C's local block's entries
   std::vector<long long> send_edispls_, recv_edispls_;  // per neighbour, in entries
   Kokkos::View<long long*, device_type> send_rp_;       // packed sent rows
   // C's local block, rows [int_begin_, int_end_) ("interior"): A's local
@@ -1104,6 +1105,8 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   space.fence();                          // the local block's numeric
   h.times.local += seconds_since(t);
   step("local_numeric_wait");
+  h.c_local_nnz_ = c_local.nnz();
+  if (h.rest_is_c_) h.c_rest_ = Local();  // (C's local block: not kept by the handle)
   h.done_ = true;
   return C;
 }
@@ -1129,9 +1132,7 @@ void spgemm_numeric(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
                     const DistCsrMatrix<S, O, F, D>& C) {
   SPK_REQUIRE(h.done_, Error, "spk::dist::spgemm_numeric: call spgemm_symbolic first");
   SPK_REQUIRE(h.a_nnz_ == A.local_block().nnz() + A.ghost_block().nnz() &&
-                  A.row_layout().local_size() == h.na_ &&
-                  C.local_block().nnz() ==
-                      (h.rest_is_c_ ? h.c_rest_.nnz() : h.interior_.nnz + h.c_rest_.nnz()) &&
+                  A.row_layout().local_size() == h.na_ && C.local_block().nnz() == h.c_local_nnz_ &&
                   C.ghost_block().nnz() == h.ghost_.nnz,
               ShapeMismatch, "spk::dist::spgemm_numeric: A or C is not the one symbolic saw");
   using Dev = typename DistCsrMatrix<S, O, F, D>::device_type;
