@@ -991,30 +991,38 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   h.times.local += seconds_since(t);
   step("rest_product");
 
-  // 7. Meanwhile, on `side` (the instance the GPU serves first; `space`
-  // itself on hosts): the ghost block and its column list (host work and
-  // small kernels), while the interior rows' count runs.  (Queued after the
-  // local numeric, as before the interior split, they stretched it by about
-  // their own length: 1.4 ms at 2 GPUs; here 17.4 -> 15.6 ms on
-  // poisson3d:300 at 2 H100s.)
-  t = now();
-  select_ghost_rows(side, A, h);
-  step("ghost_product.select_rows");
-  h.c_ghost_sub_ = local_spgemm_symbolic(side, h.ghost_, h.a_ghost_rows_, h.b_ghost_);
-  step("ghost_product.product");
-  spread_ghost_product(side, h, B.num_cols());
-  h.times.local += seconds_since(t);
-  step("ghost_product.spread");
-  t = now();
-  // (compact_ghost_columns fences `side` after writing the ghost list.)  It
-  // runs over the ghost rows' product, whose entries are C's ghost block's
-  // (a pass over every row of C was 0.17 ms at 2 GPUs, beside the numeric),
-  // and the result gets the row map over all rows back.
-  auto ghost = compact_ghost_columns(side, h.c_ghost_sub_, cb, ce, with_values,
-                                     time_steps ? StepTimer(step) : StepTimer());
-  ghost.matrix = Local(h.c_ghost_.num_rows(), ghost.matrix.num_cols(), h.c_ghost_.row_map(),
-                       ghost.matrix.col_idx(), ghost.matrix.values());
-  step("ghost_columns");
+  // 7. On `side` (the instance the GPU serves first; `space` itself on
+  // hosts): the ghost block and its column list (host work and small
+  // kernels).  While the interior rows' count still runs, they are built
+  // now, beside it; else after the local numeric is queued, beside that.
+  // (Queued beside the numeric they stretch it by about their own length:
+  // 1.4 ms at 2 GPUs, where building them first took poisson3d:300 from
+  // 16.7 to 15.6 ms; but where the count is short, building them first put
+  // them on the critical path: poisson3d:200 at 4 GPUs 3.3 -> 3.8 ms.)
+  CompactedColumns<S, O, F, Dev> ghost;
+  auto ghost_block = [&]() {
+    auto tg = now();
+    select_ghost_rows(side, A, h);
+    step("ghost_product.select_rows");
+    h.c_ghost_sub_ = local_spgemm_symbolic(side, h.ghost_, h.a_ghost_rows_, h.b_ghost_);
+    step("ghost_product.product");
+    spread_ghost_product(side, h, B.num_cols());
+    h.times.local += seconds_since(tg);
+    step("ghost_product.spread");
+    tg = now();
+    // (compact_ghost_columns fences `side` after writing the ghost list.)
+    // It runs over the ghost rows' product, whose entries are C's ghost
+    // block's (a pass over every row of C was 0.17 ms at 2 GPUs), and the
+    // result gets the row map over all rows back.
+    ghost = compact_ghost_columns(side, h.c_ghost_sub_, cb, ce, with_values,
+                                  time_steps ? StepTimer(step) : StepTimer());
+    ghost.matrix = Local(h.c_ghost_.num_rows(), ghost.matrix.num_cols(), h.c_ghost_.row_map(),
+                         ghost.matrix.col_idx(), ghost.matrix.values());
+    h.times.assemble += seconds_since(tg);
+    step("ghost_columns");
+  };
+  const bool ghost_first = !spk::Impl::instance_idle(space);
+  if (ghost_first) ghost_block();
   // 8. C's local block: the row counts of both products scanned on `space`
   // (the host waits for the interior count here), then the interior rows'
   // numeric queued in place, and A_rest's product's rows copied in on
@@ -1091,6 +1099,7 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   }
   h.times.local += seconds_since(t);
   step("local_product");
+  if (!ghost_first) ghost_block();
 
   // 9. C's plan (MPI with the neighbours), beside the local numeric.
   t = now();
