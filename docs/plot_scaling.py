@@ -2,12 +2,16 @@
 """Strong-scaling plot (SVG, no dependencies) of the distributed SpGEMM runs
 packed by perf_tests/gpu/spgemm_scaling.sh (TAG_json.tgz files).
    python3 docs/plot_scaling.py OUT.svg TITLE A.tgz [B.tgz ...]
+   python3 docs/plot_scaling.py OUT.svg TITLE --var BIN=LABEL[,BIN=LABEL] A.tgz [...]
 One line per matrix: time of the one-call distributed product against the
 number of GPUs (log-log), its numeric-only reuse dashed, and single-GPU
-cuSPARSE as a cross at 1 GPU."""
+cuSPARSE as a cross at 1 GPU.  With --var the archives are those of the
+device scripts' STEP=var (BIN_MATRIX_npN_ROUND.json): one line per binary
+and matrix, the median over rounds at each rank count."""
 import io
 import json
 import math
+import statistics
 import sys
 import tarfile
 
@@ -32,9 +36,36 @@ def load(paths):
     return [e for e in runs.values() if e["dist"]]
 
 
+def load_var(paths, labels):
+    """STEP=var archives: {bin: label} -> one run per (bin, matrix)."""
+    times = {}
+    for p in paths:
+        with tarfile.open(p) as t:
+            for m in t.getmembers():
+                name = m.name.lstrip("./")
+                if not (m.isfile() and name.endswith(".json")):
+                    continue
+                parts = name[:-5].split("_")
+                if len(parts) < 4 or parts[0] not in labels or not parts[-2].startswith("np"):
+                    continue
+                for r in json.load(io.TextIOWrapper(t.extractfile(m)))["records"]:
+                    if r.get("op") == "dist_spgemm":
+                        key = (parts[0], r["matrix"].replace("^2", "").replace("local:", ""))
+                        times.setdefault(key, {}).setdefault(int(r["ranks"]), []).append(
+                            (r["ms"], r["numeric_ms"]))
+    return [{"name": f"{mat} ({labels[b]})", "cusparse": None,
+             "dist": {g: (statistics.median(a for a, _ in v), statistics.median(n for _, n in v))
+                      for g, v in d.items()}}
+            for (b, mat), d in sorted(times.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
+
+
 def main():
     out, title, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
-    runs = load(paths)
+    if paths and paths[0] == "--var":
+        labels = dict(x.split("=", 1) for x in paths[1].split(","))
+        runs = load_var(paths[2:], labels)
+    else:
+        runs = load(paths)
     w, h, l, r, t, b = 760, 460, 70, 200, 40, 50
     ts = [v for e in runs for p in e["dist"].values() for v in p] + [
         e["cusparse"] for e in runs if e["cusparse"]]
