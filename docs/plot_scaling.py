@@ -99,7 +99,8 @@ def main():
     n = len(runs)
     s.append(f'<text x="{w - r + 10}" y="{t + 30 + 18 * n}">solid: one-call product</text>')
     s.append(f'<text x="{w - r + 10}" y="{t + 48 + 18 * n}">dashed: numeric reuse</text>')
-    s.append(f'<text x="{w - r + 10}" y="{t + 66 + 18 * n}">x: cuSPARSE, 1 GPU</text>')
+    if any(e["cusparse"] for e in runs):
+        s.append(f'<text x="{w - r + 10}" y="{t + 66 + 18 * n}">x: cuSPARSE, 1 GPU</text>')
     s.append("</svg>")
     with open(out, "w") as f:
         f.write("\n".join(s))
