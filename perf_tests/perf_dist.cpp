@@ -7,6 +7,7 @@
 //   mpirun -np P perf_dist [MATRIX|SPEC ...] [--op spmv|spgemm|both|read]
 //          [--partition rows|nnz] [--petsc 0|1] [--repeat N] [--warmup N]
 //          [--space serial|openmp|cuda] [--json FILE] [--check 1] [--gather 1]
+//          [--split-interior 0|1]
 //
 // Times are the maximum over ranks of each repeat (a barrier before each),
 // median over repeats.  Phase times are means over the repeats, maximum
@@ -18,6 +19,8 @@
 // the median of 3 more products with each step fenced / traced on the host
 // without fences).  Bytes for SpMV: matrix (values, column indices,
 // row pointers) + x + y, once; bytes sent: all ranks' halo messages.
+// --split-interior 0 turns DistSpgemmHandle::split_interior off (A/B of the
+// interior rows' early product in one binary).
 #include <mpi.h>
 
 #include <chrono>
@@ -251,13 +254,19 @@ void run_matrix(const Space& space, const spk::perf::Options& opt, spk::perf::Re
   }
 
   if ((op == "spgemm" || op == "both") && A.num_rows() == A.num_cols()) {
-    dist::DistSpgemmHandle<S, O, F, Dev> h;
+    const bool split = !opt.extra.count("split-interior") || opt.extra.at("split-interior") != "0";
+    auto new_handle = [&] {
+      dist::DistSpgemmHandle<S, O, F, Dev> fresh;
+      fresh.split_interior = split;
+      return fresh;
+    };
+    dist::DistSpgemmHandle<S, O, F, Dev> h = new_handle();
     DM C;
     dist::SpgemmTimes full;       // phases of the one-call products, summed over calls
     std::vector<double> release;  // per call: freeing the last handle and C (fenced)
     const double full_ms = dist_median_ms(comm, opt.warmup, opt.repeat, [&] {
       const auto r0 = std::chrono::steady_clock::now();
-      h = dist::DistSpgemmHandle<S, O, F, Dev>();
+      h = new_handle();
       C = DM();
       space.fence();
       release.push_back(
@@ -269,7 +278,7 @@ void run_matrix(const Space& space, const spk::perf::Options& opt, spk::perf::Re
     });
     // The two-phase sequence a user with changing values starts with.
     const double two_phase_ms = dist_median_ms(comm, opt.warmup, opt.repeat, [&] {
-      h = dist::DistSpgemmHandle<S, O, F, Dev>();
+      h = new_handle();
       C = DM();
       C = dist::spgemm_symbolic(space, h, A, A);
       dist::spgemm_numeric(space, h, A, A, C);
@@ -304,7 +313,7 @@ void run_matrix(const Space& space, const spk::perf::Options& opt, spk::perf::Re
       for (int run = 0; run < step_runs; ++run) {
         // The measurement's handle gives its pooled memory back first, as in
         // the timed loop (otherwise the pool would grow for this product).
-        dist::DistSpgemmHandle<S, O, F, Dev> hs;
+        dist::DistSpgemmHandle<S, O, F, Dev> hs = new_handle();
         hs.step_timing = timing;
         MPI_Barrier(comm);
         auto t0 = std::chrono::steady_clock::now();
@@ -395,6 +404,8 @@ void run_matrix(const Space& space, const spk::perf::Options& opt, spk::perf::Re
                  {"numeric_assemble_ms", numeric_assemble},
                  {"numeric_bytes_sent", numeric_bytes},
                  {"fetched_rows", fetched_rows},
+                 {"interior_rows", dist::Impl::allreduce_sum(comm, double(h.interior_rows()))},
+                 {"split_interior", split ? 1.0 : 0.0},
                  {"nnz_c", double(C.global_nnz())},
                  {"products", products}};
     add_balance(r, bal);
@@ -472,8 +483,8 @@ int main(int argc, char* argv[]) {
     auto opt = spk::perf::parse_args(
         argc, argv,
         "[MATRIX|SPEC ...] [--op spmv|spgemm|both|read] [--partition rows|nnz] [--petsc 0|1] "
-        "[--gather 0|1] [--repeat N] [--warmup N] [--space S] [--json FILE]",
-        {"op", "partition", "petsc", "check", "gather"});
+        "[--gather 0|1] [--split-interior 0|1] [--repeat N] [--warmup N] [--space S] [--json FILE]",
+        {"op", "partition", "petsc", "check", "gather", "split-interior"});
     if (opt.matrices.empty())
       opt.matrices = opt.quick
                          ? std::vector<std::string>{"poisson3d:40", "random:100000:100000:8"}
