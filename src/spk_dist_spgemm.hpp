@@ -695,7 +695,9 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
   //   plan; it is the instance the GPU serves first (priority_instance;
   //   `space` itself on hosts);
   // * `helper`: copies that need nothing fetched (A_rest, B's own rows in
-  //   B_ext, the ghost rows' marks), at the caller's priority.
+  //   B_ext, the ghost rows' marks), at the highest priority too (at the
+  //   caller's they waited for the interior count's blocks, and the fetch
+  //   chain for them).
   const ExecSpace side = spk::Impl::priority_instance(space);
   const ExecSpace helper = spk::Impl::helper_instance(space);
   // Temporaries come from spk's memory pool (stream-ordered, no
