@@ -465,14 +465,14 @@ void mark_ghost_rows(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
   // One thread per row (a row's few entries read together; the scan's
   // last element set here: a scalar deep_copy from the host would wait for
   // the work queued before it).
+  // (With a_rest the rows are marked already: only pos(na) is left.)
   Kokkos::parallel_for(
-      "spk::dist::ghost_rows_mark", Kokkos::RangePolicy<ExecSpace>(space, 0, na + 1),
+      "spk::dist::ghost_rows_mark", Kokkos::RangePolicy<ExecSpace>(space, a_rest ? na : 0, na + 1),
       KOKKOS_LAMBDA(const long long i) {
         if (i == na) {
           pos(na) = 0;
           return;
         }
-        if (a_rest) return;  // (marked with A_rest)
         F reach = has_g && grm(i + 1) > grm(i) ? 1 : 0;
         for (F k = lrm(i); k < lrm(i + 1) && !reach; ++k)
           reach = bgrm(lci(k) + 1) > bgrm(lci(k)) ? 1 : 0;
@@ -1048,16 +1048,8 @@ DistCsrMatrix<S, O, F, D> spgemm_pattern(const ExecSpace& space, DistSpgemmHandl
     const bool pooled_c = !mpi_reads_directly<typename Dev::memory_space>();
     const auto rm = spk::Impl::result_view<typename Local::row_map_type>(
         space, "spk::dist::c_local.row_map", na + 1, pooled_c);
-    std::int64_t nnz = 0;
-    Kokkos::parallel_scan(
-        "spk::dist::c_local_row_map", Kokkos::RangePolicy<ExecSpace>(space, 0, na + 1),
-        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum, const bool final) {
-          sum += i > 0 ? static_cast<std::int64_t>(counts(i)) : 0;
-          if (final) rm(i) = static_cast<F>(sum);
-        },
-        nnz);
-    spk::Impl::require_fits_offset<F>(
-        static_cast<std::uint64_t>(nnz),
+    const std::int64_t nnz = spk::Impl::row_map_from_counts(
+        space, "spk::dist::c_local_row_map", counts, rm, na,
         static_cast<std::uint64_t>(h.interior_.products + h.rest_.products),
         "spk::dist::spgemm (C's local block)");
     F ends[2] = {0, 0};

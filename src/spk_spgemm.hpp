@@ -336,17 +336,9 @@ void spgemm_symbolic_into(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle
                                                  opt.result_memory == SpgemmResultMemory::Pool);
   };
   const auto row_map = c_array(typename Handle::row_map_type(), "spk::spgemm::C.row_map", m + 1);
-  std::int64_t nnz_c = 0;
-  Kokkos::parallel_scan(
-      "spk::spgemm::row_map", Kokkos::RangePolicy<ExecSpace>(space, 0, m + 1),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum, const bool final) {
-        sum += i > 0 ? static_cast<std::int64_t>(counts(i)) : 0;
-        if (final) row_map(i) = static_cast<F>(sum);
-      },
-      nnz_c);
+  const std::int64_t nnz_c = Impl::row_map_from_counts(
+      space, "spk::spgemm::row_map", counts, row_map, m, handle.products(), "spk::spgemm_symbolic");
   mark("symbolic.scan");
-  Impl::require_fits_offset<F>(static_cast<std::uint64_t>(nnz_c), handle.products(),
-                               "spk::spgemm_symbolic");
   C = CMat(A.num_rows(), B.num_cols(), typename CMat::row_map_type(row_map),
            c_array(typename CMat::index_type(), "spk::spgemm::C.col_idx", nnz_c),
            c_array(typename CMat::values_type(), "spk::spgemm::C.values", nnz_c));

@@ -21,6 +21,27 @@ void require_fits_offset(std::uint64_t nnz, std::uint64_t products, const char* 
               "); use a wider Offset");
 }
 
+/// C's row map (m + 1 offsets) from its row counts, counts(i) for row
+/// i - 1 (counts(0) is not read), summed in 64 bits on `space`; throws
+/// spk::Overflow (naming `who`) when nnz(C) does not fit the offset type.
+/// Returns nnz(C) (the host waits for the scan).
+template <class ExecSpace, class Counts, class RowMap>
+std::int64_t row_map_from_counts(const ExecSpace& space, const char* label, const Counts& counts,
+                                 const RowMap& row_map, std::int64_t m, std::uint64_t products,
+                                 const char* who) {
+  using F = typename RowMap::non_const_value_type;
+  std::int64_t nnz = 0;
+  Kokkos::parallel_scan(
+      label, Kokkos::RangePolicy<ExecSpace>(space, 0, m + 1),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& sum, const bool final) {
+        sum += i > 0 ? static_cast<std::int64_t>(counts(i)) : 0;
+        if (final) row_map(i) = static_cast<F>(sum);
+      },
+      nnz);
+  require_fits_offset<F>(static_cast<std::uint64_t>(nnz), products, who);
+  return nnz;
+}
+
 /// Throws spk::ShapeMismatch unless A's columns match B's rows.
 template <class MA, class MB>
 void require_product_shapes(const MA& A, const MB& B, const char* who) {
