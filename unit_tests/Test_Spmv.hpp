@@ -588,6 +588,15 @@ TEST(TEST_CATEGORY, spmv_tuning_options) {
   EXPECT_EQ(plan.algorithm(), spk::SpmvAlgorithm::scalar);
   if (host && spk::Impl::concurrency(space) > 1) EXPECT_EQ(before, spk::SpmvAlgorithm::merge_path);
   check_with(hA, Format::csr_plan, opt, 0, 1.0, 0.0, 700, "tuned");
+  // Policies with zero knobs (all zero; the host policy on a GPU space) still
+  // give a valid launch.
+  for (const auto& z : {spk::SpmvTuning{}, spk::spmv_tuning_host()}) {
+    spk::SpmvOptions zo;
+    zo.tuning = z;
+    check_with(rows_of(300, 400, 0, 30, 7, 56), Format::csr_plan, zo, 0, 1.0, 0.0, 701,
+               "zero knobs");
+    check_with(rows_of(300, 400, 0, 30, 7, 57), Format::csr, zo, 2, 0.5, -2.0, 702, "zero knobs");
+  }
 }
 
 TEST(TEST_CATEGORY, spmv_plan) {

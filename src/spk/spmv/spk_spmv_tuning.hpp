@@ -221,13 +221,15 @@ SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const Spm
     L.vector_length = opt.vector_length > 0 ? opt.vector_length : lanes;
     L.team_size =
         opt.team_size > 0 ? opt.team_size : std::max(1, t.vector_team_threads / L.vector_length);
+    // Zero knobs (say, a host policy handed to a GPU space) give one row per
+    // group and one item per merge-path thread, never a division by zero.
     const double by_work = t.nnz_per_team / std::max(s.mean, 1.0) / L.team_size;
-    const double by_fill = double(s.num_rows) / (t.min_teams * L.team_size);
-    L.rows_per_thread =
-        std::max(1, std::min(t.max_rows_per_group, static_cast<int>(std::min(by_work, by_fill))));
+    const double by_fill = double(s.num_rows) / (std::max(t.min_teams, 1.0) * L.team_size);
+    L.rows_per_thread = std::max(1, std::min(std::max(1, t.max_rows_per_group),
+                                             static_cast<int>(std::min(by_work, by_fill))));
     // merge_path: one tile of team_size × items per team, staged in scratch.
     if (opt.team_size <= 0 && L.algorithm == SpmvAlgorithm::merge_path)
-      L.team_size = t.merge_path_team_size;
+      L.team_size = std::max(1, t.merge_path_team_size);
     long long per_thread =
         opt.merge_path_items > 0 ? opt.merge_path_items : t.merge_path_items_per_thread;
     per_thread = std::min<long long>(per_thread, std::max(1, t.merge_path_tile_max / L.team_size));
