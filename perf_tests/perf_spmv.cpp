@@ -184,18 +184,13 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
       poison();
       const double ms = time_ms(
           args, [&] { spk::spmv(space, plan, 1.0, A, x, 0.0, y); }, sync);
-      const auto& L = plan.launch();
-      std::ostringstream note;
-      note << spk::to_string(L.algorithm);
-      if (L.algorithm == spk::SpmvAlgorithm::vector)
-        note << " vl=" << L.vector_length << " ts=" << L.team_size;
-      if (L.algorithm == spk::SpmvAlgorithm::merge_path) note << " items=" << L.merge_path_items;
-      add(std::string("spk-") + spk::to_string(alg), ms, space_name, true, note.str());
+      // The chosen algorithm and lanes, e.g. "vector lanes=8 groups=32 rows/group=4".
+      add(std::string("spk-") + spk::to_string(alg), ms, space_name, true, plan.describe());
     }
     if (args.sweep) {  // explicit launch shapes: the data behind automatic's rules
       std::vector<spk::SpmvOptions> shapes;
       const bool host = spk::Impl::is_host_space_v<ExecSpace>;
-      for (int vl : host ? std::vector<int>{1} : std::vector<int>{2, 4, 8, 16, 32})
+      for (int vl : host ? std::vector<int>{1} : std::vector<int>{1, 2, 4, 8, 16, 32})
         for (int threads : host ? std::vector<int>{1, 16} : std::vector<int>{128, 256, 512}) {
           spk::SpmvOptions o;
           o.algorithm = spk::SpmvAlgorithm::vector;

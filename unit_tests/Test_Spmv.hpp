@@ -87,10 +87,13 @@ inline const char* name(Format f) {
   return "?";
 }
 
-/// Runs one spmv on Exec (device copies of A, x, y) and compares with the
-/// reference.  nv = 0: rank-1 Views; nv >= 1: rank-2 with nv columns.
-inline void check(const HostCsr& A, Format format, spk::SpmvAlgorithm alg, spk::Mode mode, int nv,
-                  double alpha, double beta, std::uint64_t seed, const std::string& what) {
+/// Runs one spmv on Exec (device copies of A, x, y) with options opt and
+/// compares with the reference.  nv = 0: rank-1 Views; nv >= 1: rank-2 with
+/// nv columns.
+inline void check_with(const HostCsr& A, Format format, const spk::SpmvOptions& opt, int nv,
+                       double alpha, double beta, std::uint64_t seed, const std::string& what) {
+  const spk::Mode mode = opt.mode;
+  const spk::SpmvAlgorithm alg = opt.algorithm;
   const bool t = mode == spk::Mode::transpose;
   const size_t n_in = t ? A.num_rows() : A.num_cols();
   const size_t n_out = t ? A.num_cols() : A.num_rows();
@@ -102,9 +105,6 @@ inline void check(const HostCsr& A, Format format, spk::SpmvAlgorithm alg, spk::
   Kokkos::deep_copy(ref, y0);
   spk::reference::spmv(alpha, A, x, beta, ref, mode);
 
-  spk::SpmvOptions opt;
-  opt.algorithm = alg;
-  opt.mode = mode;
   const std::string full = what + " [" + name(format) + ", " + spk::to_string(alg) + ", " +
                            (t ? "transpose" : "normal") + ", nv=" + std::to_string(nv) +
                            ", alpha=" + std::to_string(alpha) + ", beta=" + std::to_string(beta) +
@@ -158,6 +158,14 @@ inline void check(const HostCsr& A, Format format, spk::SpmvAlgorithm alg, spk::
   expect_close(A, mode, alpha, x, beta, y0, y, ref, full);
 }
 
+inline void check(const HostCsr& A, Format format, spk::SpmvAlgorithm alg, spk::Mode mode, int nv,
+                  double alpha, double beta, std::uint64_t seed, const std::string& what) {
+  spk::SpmvOptions opt;
+  opt.algorithm = alg;
+  opt.mode = mode;
+  check_with(A, format, opt, nv, alpha, beta, seed, what);
+}
+
 /// Every algorithm × mode × (rank-1, rank-2) × (β = 0, β ≠ 0), CSR with and
 /// without a plan; CSC and COO in both modes.
 inline void check_all(const HostCsr& A, const std::string& what, bool thorough = true) {
@@ -196,6 +204,79 @@ inline HostCsr random_matrix(int rows, int cols, int nnz, std::uint64_t seed, in
     big.values()(nnz + k) = 2 * rng.uniform() - 1;
   }
   return spk::reference::coo_to_csr(big);
+}
+
+/// rows × cols with length(i, rng) distinct random columns in row i.
+template <class Length>
+HostCsr rows_with(int rows, int cols, std::uint64_t seed, Length length) {
+  spk::Impl::SplitMix64 rng(seed);
+  std::vector<std::vector<std::pair<int, double>>> r(rows);
+  std::vector<char> used(cols, 0);
+  for (int i = 0; i < rows; ++i) {
+    const int len = std::min(length(i, rng), cols);
+    while (static_cast<int>(r[i].size()) < len) {
+      const int c = static_cast<int>(rng.below(cols));
+      if (used[c]) continue;
+      used[c] = 1;
+      r[i].emplace_back(c, 2 * rng.uniform() - 1);
+    }
+    for (const auto& e : r[i]) used[e.first] = 0;
+    std::sort(r[i].begin(), r[i].end());
+  }
+  return spk::reference::csr_from_rows<double, int, int>(rows, cols, r);
+}
+
+/// Rows of min_len..max_len entries, every empty_every-th row empty (0:
+/// none) and, when long_row >= 0, row long_row of long_len entries.
+inline HostCsr rows_of(int rows, int cols, int min_len, int max_len, int empty_every,
+                       std::uint64_t seed, int long_row = -1, int long_len = 0) {
+  return rows_with(rows, cols, seed, [&](int i, spk::Impl::SplitMix64& rng) {
+    if (i == long_row) return long_len;
+    if (empty_every > 0 && i % empty_every == empty_every - 1) return 0;
+    return min_len + static_cast<int>(rng.below(max_len - min_len + 1));
+  });
+}
+
+/// The 27-point stencil on an n × n × n grid (27 entries in interior rows);
+/// dofs > 1: the 7-point graph with dense dofs × dofs blocks (3 dofs: 21
+/// entries a row, 3-D elasticity's pattern).
+inline HostCsr grid_matrix(int n, bool points27, int dofs = 1) {
+  std::vector<std::vector<std::pair<int, double>>> r(n * n * n * dofs);
+  for (int z = 0; z < n; ++z)
+    for (int y = 0; y < n; ++y)
+      for (int x = 0; x < n; ++x) {
+        const int p = (z * n + y) * n + x;
+        for (int dz = -1; dz <= 1; ++dz)
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+              if (!points27 && std::abs(dx) + std::abs(dy) + std::abs(dz) > 1) continue;
+              const int X = x + dx, Y = y + dy, Z = z + dz;
+              if (X < 0 || Y < 0 || Z < 0 || X >= n || Y >= n || Z >= n) continue;
+              const int q = (Z * n + Y) * n + X;
+              for (int a = 0; a < dofs; ++a)
+                for (int b = 0; b < dofs; ++b)
+                  r[p * dofs + a].emplace_back(q * dofs + b, q == p && a == b ? 26.0 : -1.0 - b);
+            }
+      }
+  const int m = n * n * n * dofs;
+  return spk::reference::csr_from_rows<double, int, int>(m, m, r);
+}
+
+/// Host-side row-length statistics (what SpmvPlan computes on the device).
+inline spk::SpmvRowStats host_stats(const HostCsr& A) {
+  spk::SpmvRowStats s;
+  s.num_rows = A.num_rows();
+  s.nnz = A.nnz();
+  s.mean = s.num_rows > 0 ? double(s.nnz) / s.num_rows : 0.0;
+  double var = 0;
+  for (int i = 0; i < A.num_rows(); ++i) {
+    const long long len = A.row_map()(i + 1) - A.row_map()(i);
+    s.max_length = std::max(s.max_length, len);
+    s.empty_rows += len == 0;
+    var += (len - s.mean) * (len - s.mean);
+  }
+  s.stddev = s.num_rows > 0 ? std::sqrt(var / s.num_rows) : 0.0;
+  return s;
 }
 
 }  // namespace spmv_test
@@ -327,6 +408,194 @@ TEST(TEST_CATEGORY, spmv_explicit_launch_shapes) {
       expect_close(A, spk::Mode::normal, 1.0, hx, 2.0, y0, hy, ref,
                    "merge_path items " + std::to_string(items) + " nv " + std::to_string(nv));
     }
+  }
+}
+
+// The medium-row path (vector) forced on rows of 20-40 entries mixed with
+// empty rows and one long row: every lane count through the public API, with
+// and without a plan, both modes, rank-1 and rank-2, α/β variants, y
+// poisoned when β = 0; then several rows per lane group and small teams
+// through options.tuning.
+TEST(TEST_CATEGORY, spmv_medium_rows) {
+  using namespace spmv_test;
+  const auto A = rows_of(1500, 1200, 20, 40, 9, 31, 700, 1100);
+  std::uint64_t seed = 500;
+  for (int lanes : {1, 2, 4, 8, 16, 32}) {
+    spk::SpmvOptions opt;
+    opt.algorithm = spk::SpmvAlgorithm::vector;
+    opt.vector_length = lanes;
+    const std::string what = "medium rows, lanes " + std::to_string(lanes);
+    for (auto mode : {spk::Mode::normal, spk::Mode::transpose}) {
+      opt.mode = mode;
+      check_with(A, Format::csr, opt, 0, 1.0, 0.0, ++seed, what);
+      check_with(A, Format::csr_plan, opt, 3, -0.5, 1.5, ++seed, what);
+      check_with(A, Format::csr_plan, opt, 0, 2.0, -1.0, ++seed, what);
+    }
+    spk::SpmvOptions many = opt;
+    many.mode = spk::Mode::normal;
+    many.team_size = 3;
+    spk::SpmvTuning t = spk::spmv_tuning(Exec());
+    t.min_teams = 1;
+    t.nnz_per_team = 1e9;
+    t.max_rows_per_group = 7;
+    many.tuning = t;
+    check_with(A, Format::csr_plan, many, 0, 1.0, 0.0, ++seed, what + ", 7 rows a group");
+    check_with(A, Format::csr_plan, many, 2, 0.5, 0.25, ++seed, what + ", 7 rows a group");
+  }
+}
+
+// The vector kernel itself on every backend (host spaces run `vector` as row
+// blocks, so it is launched directly here): each lane count, lane groups per
+// team and rows per group, rank-1 and rank-2, β = 0 with y poisoned and β ≠ 0.
+TEST(TEST_CATEGORY, spmv_vector_kernel) {
+  using namespace spmv_test;
+  using MS = typename Exec::memory_space;
+  Exec space;
+  const auto hA = rows_of(700, 900, 20, 40, 6, 41, 350, 2500);
+  const auto A = spk::create_mirror_view_and_copy(space, hA);
+  const long long m = A.num_rows(), n = A.num_cols();
+  for (int lanes : {1, 2, 4, 8, 16, 32})
+    for (int groups : {1, 3, 8})
+      for (int rows_per_group : {1, 2, 5})
+        for (int nv : {0, 2}) {
+          const double alpha = nv == 0 ? 1.0 : -1.5, beta = nv == 0 ? 0.0 : 0.75;
+          const size_t cols = nv == 0 ? 1 : nv;
+          HostMulti hx("hx", n, cols), y0("y0", m, cols), ref("ref", m, cols), hy("hy", m, cols);
+          fill_random(hx, lanes * 100 + groups * 10 + rows_per_group);
+          fill_random(y0, lanes + 7);
+          if (beta == 0) spk_test::poison(y0);
+          Kokkos::deep_copy(ref, y0);
+          spk::reference::spmv(alpha, hA, hx, beta, ref);
+          spk::SpmvLaunch L;
+          L.algorithm = spk::SpmvAlgorithm::vector;
+          L.vector_length = lanes;
+          L.team_size = groups;
+          L.rows_per_thread = rows_per_group;
+          auto launch = [&](const auto& x, const auto& y) {
+            auto d =
+                spk::Impl::spmv_data(A.row_map(), A.col_idx(), A.values(), x, y, alpha, beta, m);
+            spk::Impl::spmv_vector_launch(space, L, d);
+            space.fence();
+          };
+          if (nv == 0) {
+            Kokkos::View<double*, MS> x("x", n), y("y", m);
+            Kokkos::deep_copy(x, Kokkos::subview(hx, Kokkos::ALL, 0));
+            Kokkos::deep_copy(y, Kokkos::subview(y0, Kokkos::ALL, 0));
+            launch(x, y);
+            Kokkos::deep_copy(Kokkos::subview(hy, Kokkos::ALL, 0), y);
+          } else {
+            Kokkos::View<double**, Kokkos::LayoutLeft, MS> x("x", n, cols), y("y", m, cols);
+            Kokkos::deep_copy(x, hx);
+            Kokkos::deep_copy(y, y0);
+            launch(x, y);
+            Kokkos::deep_copy(hy, y);
+          }
+          expect_close(hA, spk::Mode::normal, alpha, hx, beta, y0, hy, ref,
+                       "vector kernel, lanes " + std::to_string(lanes) + ", groups " +
+                           std::to_string(groups) + ", rows a group " +
+                           std::to_string(rows_per_group) + ", nv " + std::to_string(nv));
+        }
+}
+
+// automatic's choice on the row-length classes.  The GPU rule is checked with
+// the sm_90 policy (passed through options.tuning on GPU spaces, so any GPU
+// answers alike); host spaces take row blocks on regular rows.
+TEST(TEST_CATEGORY, spmv_automatic_classes) {
+  using namespace spmv_test;
+  using A_ = spk::SpmvAlgorithm;
+  struct Case {
+    std::string name;
+    HostCsr A;
+    A_ gpu;
+    int lanes;
+  };
+  const std::vector<Case> cases = {
+      {"7-point stencil", spk::poisson3d<double, int, int>(12), A_::scalar, 1},
+      {"27-point stencil", grid_matrix(12, true), A_::vector, 8},
+      {"3-dof elasticity (21 a row)", grid_matrix(9, false, 3), A_::vector, 8},
+      {"13 a row", rows_of(3000, 3000, 13, 13, 0, 51), A_::vector, 4},
+      {"rows of 40-64", rows_of(2000, 3000, 40, 64, 0, 52), A_::vector, 16},
+      {"rows of 20-40 and one of 3000", rows_of(2000, 5000, 20, 40, 9, 53, 1000, 3000),
+       A_::merge_path, 1},
+      {"rows of 3-10 and one of 300", rows_of(2000, 5000, 3, 10, 0, 54, 1000, 300), A_::vector, 32},
+      {"short irregular rows (1 or 50)",
+       rows_with(2000, 3000, 55, [](int i, spk::Impl::SplitMix64&) { return i % 10 ? 1 : 50; }),
+       A_::vector, 2}};
+  const spk::SpmvTuning sm90 = spk::spmv_tuning_cuda_sm90();
+  Exec space;
+  for (const auto& c : cases) {
+    const spk::SpmvRowStats hs = host_stats(c.A);
+    // The rule alone (every backend computes the same answer).
+    EXPECT_EQ(spk::Impl::spmv_gpu_class(sm90, hs, true), c.gpu) << c.name;
+    if (c.gpu == A_::vector) EXPECT_EQ(spk::Impl::spmv_lanes(sm90, hs, true), c.lanes) << c.name;
+    // The plan's statistics and choice on this backend.
+    auto dA = spk::create_mirror_view_and_copy(space, c.A);
+    spk::SpmvOptions opt;
+    if (!spk::Impl::is_host_space_v<Exec>) opt.tuning = sm90;
+    spk::SpmvPlan plan(space, dA, opt);
+    EXPECT_EQ(plan.stats().max_length, hs.max_length) << c.name;
+    EXPECT_EQ(plan.stats().empty_rows, hs.empty_rows) << c.name;
+    EXPECT_NEAR(plan.stats().stddev, hs.stddev, 1e-9 * (1 + hs.stddev)) << c.name;
+    if (spk::Impl::is_host_space_v<Exec>) {
+      EXPECT_EQ(plan.lanes(), 1) << c.name;
+      if (c.gpu != A_::merge_path && c.name.find("one of") == std::string::npos)
+        EXPECT_EQ(plan.algorithm(), A_::scalar) << c.name;
+      if (plan.algorithm() == A_::scalar)
+        EXPECT_NE(plan.describe().find("row_blocks"), std::string::npos) << plan.describe();
+    } else {
+      EXPECT_EQ(plan.algorithm(), c.gpu) << c.name << ": " << plan.describe();
+      EXPECT_EQ(plan.lanes(), c.lanes) << c.name << ": " << plan.describe();
+    }
+    // The chosen path computes the product.
+    check_with(c.A, Format::csr_plan, opt, 0, 1.0, 0.0, 600, c.name + " (automatic)");
+  }
+}
+
+// The policy is reachable through the options: a changed knob changes the
+// choice (and a plan handed other tuning recomputes itself); CUDA entries by
+// compute capability.
+TEST(TEST_CATEGORY, spmv_tuning_options) {
+  using namespace spmv_test;
+  EXPECT_EQ(spk::spmv_tuning_cuda(90), spk::spmv_tuning_cuda_sm90());
+  EXPECT_EQ(spk::spmv_tuning_cuda(80), spk::spmv_tuning_gpu_generic());
+  const auto stencil27 = grid_matrix(10, true);
+  spk::SpmvTuning t = spk::spmv_tuning_cuda_sm90();
+  EXPECT_EQ(spk::Impl::spmv_gpu_class(t, host_stats(stencil27), true), spk::SpmvAlgorithm::vector);
+  t.scalar_max_mean = 100;
+  EXPECT_EQ(spk::Impl::spmv_gpu_class(t, host_stats(stencil27), true), spk::SpmvAlgorithm::scalar);
+  t = spk::spmv_tuning_cuda_sm90();
+  t.entries_per_lane = 1;  // CUSP's lanes = mean
+  EXPECT_EQ(spk::Impl::spmv_lanes(t, host_stats(stencil27), true), 32);
+
+  Exec space;
+  const bool host = spk::Impl::is_host_space_v<Exec>;
+  // Host: a row that is most of the matrix sends automatic to merge_path
+  // unless the allowed block imbalance is raised; GPU: the 27-point stencil
+  // goes to scalar once scalar_max_mean is raised.
+  const auto hA = host ? random_matrix(3000, 50000, 6000, 22, 1700, 40000) : stencil27;
+  auto A = spk::create_mirror_view_and_copy(space, hA);
+  spk::SpmvOptions opt;
+  opt.tuning = spk::spmv_tuning(space);
+  spk::SpmvPlan plan(space, A, opt);
+  const auto before = plan.algorithm();
+  if (host) {
+    opt.tuning->host_block_imbalance_max = 1e9;
+  } else {
+    opt.tuning->scalar_max_mean = 100;
+    EXPECT_EQ(before, spk::SpmvAlgorithm::vector);
+  }
+  plan.prepare(space, A, opt);
+  EXPECT_EQ(plan.algorithm(), spk::SpmvAlgorithm::scalar);
+  if (host && spk::Impl::concurrency(space) > 1) EXPECT_EQ(before, spk::SpmvAlgorithm::merge_path);
+  check_with(hA, Format::csr_plan, opt, 0, 1.0, 0.0, 700, "tuned");
+  // Policies with zero knobs (all zero; the host policy on a GPU space) still
+  // give a valid launch.
+  for (const auto& z : {spk::SpmvTuning{}, spk::spmv_tuning_host()}) {
+    spk::SpmvOptions zo;
+    zo.tuning = z;
+    check_with(rows_of(300, 400, 0, 30, 7, 56), Format::csr_plan, zo, 0, 1.0, 0.0, 701,
+               "zero knobs");
+    check_with(rows_of(300, 400, 0, 30, 7, 57), Format::csr, zo, 2, 0.5, -2.0, 702, "zero knobs");
   }
 }
 

@@ -11,7 +11,8 @@
 // only scales y.  CSR products pick an algorithm (SpmvAlgorithm); transposed
 // CSR, CSC and COO products scatter with atomics, where algorithm is unused.
 // Without a plan, `automatic` sees only the mean row length (no extra pass);
-// with one it also knows the longest row and the spread.
+// with one it also knows the longest row and the spread.  The rule and its
+// per-backend constants are in spk_spmv_tuning.hpp (options.tuning overrides).
 #pragma once
 
 #include <impl/spk_spmv_kernels.hpp>
@@ -131,7 +132,7 @@ void spmv_csr_shaped(const ExecSpace& space, Plan* plan, const SpmvOptions& opt,
       const CR starts(blocks.data(), blocks.size());
       space.fence();
       if (spmv_host_row_blocks(rm, num_rows, nnz, L.row_blocks, starts) <=
-          spmv_host_block_imbalance_max) {
+          spmv_tuning_for(space, opt).host_block_imbalance_max) {
         L.algorithm = SpmvAlgorithm::scalar;
         spmv_csr_launch(space, L, d, nnz, CR(), CV(), starts);
         return;

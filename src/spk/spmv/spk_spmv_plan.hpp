@@ -9,164 +9,12 @@
 #include <impl/spk_row_blocks.hpp>
 #include <spk_csr_matrix.hpp>
 #include <spk_error.hpp>
+#include <spk_spmv_options.hpp>
+#include <spk_spmv_tuning.hpp>
 #include <string>
 
 namespace spk {
-
-/// How spmv spreads the work of a CSR product.
-enum class SpmvAlgorithm {
-  automatic,  ///< chosen from row-length statistics (see SpmvPlan)
-  scalar,     ///< one thread per row
-  vector,     ///< a group of vector lanes per row (CUSP's CSR-vector)
-  merge_path  ///< equal shares of rows + nonzeros per thread (Merrill & Garland)
-};
-
-/// Whether spmv multiplies by A or by its transpose.
-enum class Mode { normal, transpose };
-
-inline const char* to_string(SpmvAlgorithm a) {
-  switch (a) {
-    case SpmvAlgorithm::automatic:
-      return "automatic";
-    case SpmvAlgorithm::scalar:
-      return "scalar";
-    case SpmvAlgorithm::vector:
-      return "vector";
-    case SpmvAlgorithm::merge_path:
-      return "merge_path";
-  }
-  return "?";
-}
-
-/// Parses "automatic", "scalar", "vector" or "merge_path" (command lines).
-inline SpmvAlgorithm spmv_algorithm_from_string(const std::string& s) {
-  for (auto a : {SpmvAlgorithm::automatic, SpmvAlgorithm::scalar, SpmvAlgorithm::vector,
-                 SpmvAlgorithm::merge_path})
-    if (s == to_string(a)) return a;
-  throw Error("spmv: unknown algorithm '" + s +
-              "' (expected automatic, scalar, vector or merge_path)");
-}
-
-/// Knobs of spk::spmv.  Zeros mean "choose for me".
-struct SpmvOptions {
-  SpmvAlgorithm algorithm = SpmvAlgorithm::automatic;
-  Mode mode = Mode::normal;
-  int vector_length = 0;     ///< vector: lanes per row (power of two)
-  int team_size = 0;         ///< vector: lane groups per team; merge_path (GPU): threads per team
-  int merge_path_items = 0;  ///< merge_path: rows + nonzeros per thread
-};
-
-/// Row-length statistics of a CSR matrix.
-struct SpmvRowStats {
-  long long num_rows = 0;
-  long long nnz = 0;
-  double mean = 0;           ///< nnz / num_rows
-  double stddev = 0;         ///< of the row lengths
-  long long max_length = 0;  ///< longest row
-  long long empty_rows = 0;
-};
-
-/// The concrete choice an spmv call runs with (never automatic).
-struct SpmvLaunch {
-  SpmvAlgorithm algorithm = SpmvAlgorithm::scalar;
-  int vector_length = 1;
-  int team_size = 1;
-  int rows_per_thread = 1;         ///< vector: rows per lane group
-  long long merge_path_items = 0;  ///< merge_path: items per segment (host: per thread,
-                                   ///< GPU: per team tile)
-  long long num_segments = 0;      ///< merge_path segments
-  long long row_blocks = 0;        ///< scalar on host spaces: contiguous row blocks, one
-                                   ///< per thread
-};
-
 namespace Impl {
-
-inline int pow2_ceil(double v, int cap) {
-  int p = 1;
-  while (p < cap && p < v) p *= 2;
-  return p;
-}
-
-/// Whether the rows are skewed enough that row-parallel kernels leave most
-/// threads waiting on a few long rows.
-inline bool spmv_is_skewed(const SpmvRowStats& s) {
-  return s.max_length > 64 && s.max_length > 16 * std::max(s.mean, 1.0);
-}
-
-/// Host scalar: most rows + nonzeros one row block may hold over the mean
-/// share before automatic prefers merge_path (whose split needs carries).
-inline constexpr double spmv_host_block_imbalance_max = 1.125;
-
-/// Whether contiguous row blocks of about (rows + nnz) / blocks items each are
-/// balanced enough by the statistics alone: a block overshoots its share by
-/// at most one row, so a longest row of an eighth of a share is enough.
-inline bool spmv_host_rows_balance(const SpmvRowStats& s, long long blocks) {
-  const double share = double(s.num_rows + s.nnz) / double(std::max(1LL, blocks));
-  return double(s.max_length + 1) <= (spmv_host_block_imbalance_max - 1.0) * share;
-}
-
-/// Resolves options + statistics (have_stats: max/stddev known, not only the
-/// mean) into a launch for ExecSpace.  The GPU rules come from the H100 sweep
-/// in docs/spmv.md.
-template <class ExecSpace>
-SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const SpmvRowStats& s,
-                       bool have_stats) {
-  constexpr bool host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
-  SpmvLaunch L;
-  L.algorithm = opt.algorithm;
-  if (L.algorithm == SpmvAlgorithm::automatic) {
-    if (host) {
-      // One block of whole rows per thread, cut at equal shares of rows +
-      // nonzeros, in a plain loop (no carries); merge_path only when a row is
-      // a large part of a share.  SpmvPlan and the plan-less host path refine
-      // this with the real blocks (spmv_host_row_blocks).
-      L.algorithm = have_stats && spmv_host_rows_balance(s, concurrency(space))
-                        ? SpmvAlgorithm::scalar
-                        : SpmvAlgorithm::merge_path;
-    } else if (have_stats && spmv_is_skewed(s)) {
-      // Rows up to a few hundred entries: a warp per row is enough; longer
-      // ones need the balanced split.
-      L.algorithm = s.max_length <= 512 ? SpmvAlgorithm::vector : SpmvAlgorithm::merge_path;
-    } else {
-      // Short rows: a thread per row streams at ~90% of copy bandwidth on an
-      // H100 (its neighbours' loads share L1 lines); longer rows need lanes.
-      L.algorithm = s.mean <= 10 ? SpmvAlgorithm::scalar : SpmvAlgorithm::vector;
-    }
-  }
-  if (host) {
-    L.vector_length = 1;
-    L.team_size = opt.team_size > 0 ? opt.team_size : 1;
-    L.rows_per_thread = 1;
-  } else {
-    // Lanes per row: the mean row length rounded up to a power of two (CUSP),
-    // a warp for skewed rows; 256 lanes per team.
-    const int vl = have_stats && spmv_is_skewed(s) ? 32 : pow2_ceil(s.mean, 32);
-    L.vector_length = opt.vector_length > 0 ? opt.vector_length : std::max(2, vl);
-    L.team_size = opt.team_size > 0 ? opt.team_size : std::max(1, 256 / L.vector_length);
-    // About 4096 nonzeros per team (fewer, fuller blocks), but at least ~1024
-    // teams to fill the GPU.
-    const double by_work = 4096.0 / std::max(s.mean, 1.0) / L.team_size;
-    const double by_fill = double(s.num_rows) / (1024.0 * L.team_size);
-    L.rows_per_thread = std::max(1, std::min(64, static_cast<int>(std::min(by_work, by_fill))));
-  }
-  const long long items = s.num_rows + s.nnz;
-  if (host) {
-    // Items per thread; by default a few segments per core: balance without a
-    // visible carry pass.
-    const long long segs = 8LL * std::max(1, static_cast<int>(space.concurrency()));
-    L.merge_path_items =
-        opt.merge_path_items > 0 ? opt.merge_path_items : std::max(1LL, (items + segs - 1) / segs);
-  } else {
-    // One tile of team_size × items per team, staged through team scratch.
-    if (opt.team_size <= 0 && L.algorithm == SpmvAlgorithm::merge_path) L.team_size = 128;
-    long long per_thread = opt.merge_path_items > 0 ? opt.merge_path_items : 4;
-    per_thread = std::min<long long>(per_thread, std::max(1, 2048 / L.team_size));  // 24 KiB
-    L.merge_path_items = per_thread * L.team_size;
-  }
-  L.num_segments = items == 0 ? 0 : (items + L.merge_path_items - 1) / L.merge_path_items;
-  if (host) L.row_blocks = std::max(1, concurrency(space));
-  return L;
-}
 
 /// Fills starts(0..blocks) with the row blocks' first rows (host-accessible
 /// row_map) and returns the largest block's rows + nonzeros over the mean
@@ -271,11 +119,13 @@ class SpmvPlan {
     launch_ = Impl::spmv_choose(space, options, stats_, true);
     segment_rows_ = {};
     if constexpr (Impl::is_host_space_v<ExecSpace>) {
-      // Host scalar: the row blocks, once; automatic takes them when no
-      // block is more than spmv_host_block_imbalance_max of its share.
-      if ((options.algorithm == SpmvAlgorithm::automatic ||
-           options.algorithm == SpmvAlgorithm::scalar) &&
-          A.num_rows() > 0) {
+      // Host scalar and vector run row blocks: find them once; automatic
+      // takes them when no block holds more than host_block_imbalance_max of
+      // its share, else merge_path.
+      const bool blocks_wanted = options.algorithm == SpmvAlgorithm::automatic ||
+                                 options.algorithm == SpmvAlgorithm::scalar ||
+                                 options.algorithm == SpmvAlgorithm::vector;
+      if (blocks_wanted && A.num_rows() > 0) {
         space.fence();
         Kokkos::View<ordinal_type*, memory_space> blocks(
             Kokkos::ViewAllocateWithoutInitializing("spk::SpmvPlan.row_blocks"),
@@ -283,10 +133,11 @@ class SpmvPlan {
         const double imbalance = Impl::spmv_host_row_blocks(A.row_map(), A.num_rows(), A.nnz(),
                                                             launch_.row_blocks, blocks);
         if (options.algorithm == SpmvAlgorithm::automatic)
-          launch_.algorithm = imbalance <= Impl::spmv_host_block_imbalance_max
-                                  ? SpmvAlgorithm::scalar
-                                  : SpmvAlgorithm::merge_path;
-        if (launch_.algorithm == SpmvAlgorithm::scalar) segment_rows_ = blocks;
+          launch_.algorithm =
+              imbalance <= Impl::spmv_tuning_for(space, options).host_block_imbalance_max
+                  ? SpmvAlgorithm::scalar
+                  : SpmvAlgorithm::merge_path;
+        if (launch_.algorithm != SpmvAlgorithm::merge_path) segment_rows_ = blocks;
       }
     }
     if (launch_.algorithm == SpmvAlgorithm::merge_path && launch_.num_segments > 0) {
@@ -321,7 +172,15 @@ class SpmvPlan {
   const SpmvRowStats& stats() const { return stats_; }
   const SpmvLaunch& launch() const { return launch_; }
   const SpmvOptions& options() const { return options_; }
+  /// The algorithm `automatic` (or the options) resolved to.
   SpmvAlgorithm algorithm() const { return launch_.algorithm; }
+  /// Lanes per row of the vector kernel (1 for the others and on host
+  /// spaces, where a thread takes a block of rows).
+  int lanes() const {
+    return launch_.algorithm == SpmvAlgorithm::vector ? launch_.vector_length : 1;
+  }
+  /// The launch in words, e.g. "vector lanes=8 groups=32 rows/group=4".
+  std::string describe() const { return to_string(launch_); }
 
   /// Merge-path carry scratch for num_vecs right-hand sides (allocated on
   /// first use, then reused).
@@ -343,7 +202,8 @@ class SpmvPlan {
  private:
   static bool same(const SpmvOptions& a, const SpmvOptions& b) {
     return a.algorithm == b.algorithm && a.vector_length == b.vector_length &&
-           a.team_size == b.team_size && a.merge_path_items == b.merge_path_items;
+           a.team_size == b.team_size && a.merge_path_items == b.merge_path_items &&
+           a.tuning == b.tuning;
   }
 
   bool valid_ = false;

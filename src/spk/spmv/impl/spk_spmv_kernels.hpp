@@ -164,32 +164,86 @@ struct SpmvHostRowBlockFunctor {
   }
 };
 
-/// vector: vector_length lanes per row; a team of team_size lane groups
-/// takes team_size · rows_per_thread consecutive rows, team_size at a time.
+/// vector (CSR-vector with the lane count from the row statistics): a group
+/// of `lanes` lanes per row, team_size groups per team.  A team takes
+/// team_size · rows_per_thread consecutive rows, team_size neighbouring rows
+/// at a time, so a warp holds 32 / lanes neighbouring rows and its loads
+/// stay within a contiguous stretch of col_idx and values.  Lane l sums the
+/// entries k0 + l, k0 + l + lanes, ... four per step: the bounds checks do
+/// not depend on loaded data, so the four loads of a step are in flight
+/// together (a lane of a row about 4·lanes long finishes in one step).  The
+/// group then reduces with shuffles (ThreadVectorRange) and one lane writes
+/// y.  The next row's bounds are loaded before the current row is summed.
 template <class D, class Member>
 struct SpmvVectorFunctor {
+  using S = typename D::S;
+  using F = typename D::F;
   D d;
-  int rows_per_thread;
+  int lanes;            // the launched vector length
+  int rows_per_thread;  // rows per lane group
+
+  KOKKOS_FORCEINLINE_FUNCTION S product(F k, int j) const {
+    return S(d.vals(k)) * vec_at(d.x, d.cols(k), j);
+  }
+
+  /// Sum of entries k, k + lanes, k + 2·lanes, ... before end.
+  KOKKOS_FORCEINLINE_FUNCTION S lane_sum(F k, const F end, int j) const {
+    const F step = static_cast<F>(lanes);
+    S s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (; k < end; k += 4 * step) {
+      const F left = end - k;
+      s0 += product(k, j);
+      if (left > step) s1 += product(k + step, j);
+      if (left > 2 * step) s2 += product(k + 2 * step, j);
+      if (left > 3 * step) s3 += product(k + 3 * step, j);
+    }
+    return (s0 + s1) + (s2 + s3);
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
-    using S = typename D::S;
-    using F = typename D::F;
-    const long long first =
-        static_cast<long long>(m.league_rank()) * m.team_size() * rows_per_thread;
-    for (int r = 0; r < rows_per_thread; ++r) {
-      const long long i = first + static_cast<long long>(r) * m.team_size() + m.team_rank();
-      if (i >= d.num_rows) return;
-      const F k0 = d.row_map(i), len = d.row_map(i + 1) - k0;
+    const long long groups = m.team_size();
+    long long i =
+        static_cast<long long>(m.league_rank()) * groups * rows_per_thread + m.team_rank();
+    if (i >= d.num_rows) return;
+    F k0 = d.row_map(i), k1 = d.row_map(i + 1);
+    for (int r = 0;; ++r) {
+      const long long next = i + groups;
+      const bool more = r + 1 < rows_per_thread && next < d.num_rows;
+      const F n0 = more ? d.row_map(next) : F(0);
+      const F n1 = more ? d.row_map(next + 1) : F(0);
       for (int j = 0; j < d.vecs(); ++j) {
         S sum = 0;
         Kokkos::parallel_reduce(
-            Kokkos::ThreadVectorRange(m, len),
-            [&](const F l, S& s) { s += S(d.vals(k0 + l)) * vec_at(d.x, d.cols(k0 + l), j); }, sum);
+            Kokkos::ThreadVectorRange(m, lanes),
+            [&](const int l, S& s) { s += lane_sum(k0 + static_cast<F>(l), k1, j); }, sum);
         Kokkos::single(Kokkos::PerThread(m),
                        [&]() { axpby_store(vec_at(d.y, i, j), sum, d.alpha, d.beta); });
       }
+      if (!more) return;
+      i = next;
+      k0 = n0;
+      k1 = n1;
     }
   }
 };
+
+/// Launches SpmvVectorFunctor with L's lanes, lane groups and rows per group
+/// (GPU spaces run `vector` this way; host spaces run row blocks, but the
+/// kernel is correct there too, lanes taken one after another).
+template <class ExecSpace, class D>
+void spmv_vector_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  const int vl =
+      std::max(1, std::min(L.vector_length, static_cast<int>(Policy::vector_length_max())));
+  const int rpt = std::max(1, L.rows_per_thread);
+  SpmvVectorFunctor<D, Member> f{d, vl, rpt};
+  const int ts_max = Policy(space, 1, 1, vl).team_size_max(f, Kokkos::ParallelForTag());
+  const int ts = std::max(1, std::min(L.team_size, ts_max));
+  const long long per_team = static_cast<long long>(ts) * rpt;
+  const long long league = (d.num_rows + per_team - 1) / per_team;
+  Kokkos::parallel_for("spk::spmv.vector", Policy(space, league, ts, vl), f);
+}
 
 /// merge_path (Merrill & Garland, SC'16): thread `seg` consumes items
 /// [seg·n, (seg+1)·n) of the merge of the row ends with the nonzeros, found by
@@ -376,34 +430,25 @@ void spmv_csr_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d, lo
   if (d.num_rows == 0) return;
   switch (L.algorithm) {
     case SpmvAlgorithm::automatic:  // resolved before; treat as scalar
-    case SpmvAlgorithm::scalar: {
+    case SpmvAlgorithm::scalar:
+    case SpmvAlgorithm::vector: {
       if constexpr (is_host_space_v<ExecSpace>) {
+        // A thread per block of whole rows; the row loop's partial sums are
+        // the CPU's lanes.
         using CR = Kokkos::View<typename D::O*, typename CarryVals::memory_space>;
         const long long blocks = std::max(1LL, L.row_blocks);
         const CR starts =
             segment_rows.extent(0) == static_cast<size_t>(blocks + 1) ? CR(segment_rows) : CR();
-        Kokkos::parallel_for("spk::spmv.scalar", Kokkos::RangePolicy<ExecSpace>(space, 0, blocks),
+        Kokkos::parallel_for("spk::spmv.row_blocks",
+                             Kokkos::RangePolicy<ExecSpace>(space, 0, blocks),
                              SpmvHostRowBlockFunctor<D, CR>{d, starts, nnz, blocks});
+      } else if (L.algorithm == SpmvAlgorithm::vector) {
+        spmv_vector_launch(space, L, d);
       } else {
         Kokkos::parallel_for("spk::spmv.scalar",
                              Kokkos::RangePolicy<ExecSpace>(space, 0, d.num_rows),
                              SpmvScalarFunctor<D>{d});
       }
-      break;
-    }
-    case SpmvAlgorithm::vector: {
-      using Policy = Kokkos::TeamPolicy<ExecSpace>;
-      using Member = typename Policy::member_type;
-      int vl =
-          std::max(1, std::min(L.vector_length, static_cast<int>(Policy::vector_length_max())));
-      int ts = std::max(1, L.team_size);
-      const int rpt = std::max(1, L.rows_per_thread);
-      SpmvVectorFunctor<D, Member> f{d, rpt};
-      const int ts_max = Policy(space, 1, 1, vl).team_size_max(f, Kokkos::ParallelForTag());
-      ts = std::min(ts, ts_max);
-      const long long per_team = static_cast<long long>(ts) * rpt;
-      const long long league = (d.num_rows + per_team - 1) / per_team;
-      Kokkos::parallel_for("spk::spmv.vector", Policy(space, league, ts, vl), f);
       break;
     }
     case SpmvAlgorithm::merge_path: {

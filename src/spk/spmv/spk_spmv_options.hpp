@@ -1,0 +1,138 @@
+// The vocabulary of spk::spmv: algorithms, modes, options, the row-length
+// statistics a plan computes, the tuning knobs a policy fills in
+// (spk_spmv_tuning.hpp) and the concrete launch they resolve to.
+#pragma once
+
+#include <optional>
+#include <spk_error.hpp>
+#include <sstream>
+#include <string>
+#include <tuple>
+
+namespace spk {
+
+/// How spmv spreads the work of a CSR product.
+enum class SpmvAlgorithm {
+  automatic,  ///< chosen from row-length statistics (spk_spmv_tuning.hpp)
+  scalar,     ///< one thread per row (host: one block of whole rows per thread)
+  vector,     ///< a group of lanes per row, several rows per warp (CSR-vector)
+  merge_path  ///< equal shares of rows + nonzeros per thread (Merrill & Garland)
+};
+
+/// Whether spmv multiplies by A or by its transpose.
+enum class Mode { normal, transpose };
+
+inline const char* to_string(SpmvAlgorithm a) {
+  switch (a) {
+    case SpmvAlgorithm::automatic:
+      return "automatic";
+    case SpmvAlgorithm::scalar:
+      return "scalar";
+    case SpmvAlgorithm::vector:
+      return "vector";
+    case SpmvAlgorithm::merge_path:
+      return "merge_path";
+  }
+  return "?";
+}
+
+/// Parses "automatic", "scalar", "vector" or "merge_path" (command lines).
+inline SpmvAlgorithm spmv_algorithm_from_string(const std::string& s) {
+  for (auto a : {SpmvAlgorithm::automatic, SpmvAlgorithm::scalar, SpmvAlgorithm::vector,
+                 SpmvAlgorithm::merge_path})
+    if (s == to_string(a)) return a;
+  throw Error("spmv: unknown algorithm '" + s +
+              "' (expected automatic, scalar, vector or merge_path)");
+}
+
+/// The knobs of the automatic choice and of the launch shapes.  Each backend
+/// (and each GPU architecture) has its own values in spk_spmv_tuning.hpp;
+/// SpmvOptions::tuning overrides them for one call or plan.
+struct SpmvTuning {
+  // Row-length classes (GPU).  Rows are "skewed" when the longest has more
+  // than skew_min_longest entries and more than skew_ratio × the mean.
+  double scalar_max_mean = 0;        ///< a thread per row when the mean is at most this ...
+  double scalar_max_cv = 0;          ///< ... and stddev / mean at most this
+  double entries_per_lane = 0;       ///< vector: lanes = smallest power of two ≥ mean / this
+  int min_lanes = 0, max_lanes = 0;  ///< vector: bounds of that power of two
+  long long skew_min_longest = 0;
+  double skew_ratio = 0;
+  long long wide_row_max_longest = 0;  ///< skewed rows up to this long: max_lanes per row;
+                                       ///< longer: merge_path
+  // Launch shapes (GPU).
+  int vector_team_threads = 0;  ///< vector: lanes × lane groups per team
+  double nnz_per_team = 0;      ///< vector: rows per lane group so a team has about this many
+  double min_teams = 0;         ///< ... but at least this many teams
+  int max_rows_per_group = 0;   ///< vector: at most this many rows per lane group
+  int merge_path_team_size = 0;
+  int merge_path_items_per_thread = 0;
+  int merge_path_tile_max = 0;  ///< items per tile (team scratch: 12 bytes each)
+  // Host spaces.
+  double host_block_imbalance_max = 0;  ///< row blocks unless one holds more than this
+                                        ///< × its share of rows + nonzeros
+  int host_merge_segments_per_thread = 0;
+
+  auto fields() const {
+    return std::tie(scalar_max_mean, scalar_max_cv, entries_per_lane, min_lanes, max_lanes,
+                    skew_min_longest, skew_ratio, wide_row_max_longest, vector_team_threads,
+                    nnz_per_team, min_teams, max_rows_per_group, merge_path_team_size,
+                    merge_path_items_per_thread, merge_path_tile_max, host_block_imbalance_max,
+                    host_merge_segments_per_thread);
+  }
+  bool operator==(const SpmvTuning& o) const { return fields() == o.fields(); }
+  bool operator!=(const SpmvTuning& o) const { return !(*this == o); }
+};
+
+/// Knobs of spk::spmv.  Zeros mean "choose for me".
+struct SpmvOptions {
+  SpmvAlgorithm algorithm = SpmvAlgorithm::automatic;
+  Mode mode = Mode::normal;
+  int vector_length = 0;     ///< vector: lanes per row (power of two)
+  int team_size = 0;         ///< vector: lane groups per team; merge_path (GPU): threads per team
+  int merge_path_items = 0;  ///< merge_path: rows + nonzeros per thread
+  /// Replaces the backend's policy (spmv_tuning(space)) for this call or plan.
+  std::optional<SpmvTuning> tuning;
+};
+
+/// Row-length statistics of a CSR matrix.
+struct SpmvRowStats {
+  long long num_rows = 0;
+  long long nnz = 0;
+  double mean = 0;           ///< nnz / num_rows
+  double stddev = 0;         ///< of the row lengths
+  long long max_length = 0;  ///< longest row
+  long long empty_rows = 0;
+
+  /// Coefficient of variation of the row lengths (0 for no rows).
+  double cv() const { return mean > 0 ? stddev / mean : 0.0; }
+};
+
+/// The concrete choice an spmv call runs with (never automatic).
+struct SpmvLaunch {
+  SpmvAlgorithm algorithm = SpmvAlgorithm::scalar;
+  int vector_length = 1;           ///< vector (GPU): lanes per row
+  int team_size = 1;               ///< vector: lane groups per team; merge_path: threads
+  int rows_per_thread = 1;         ///< vector: rows per lane group
+  long long merge_path_items = 0;  ///< merge_path: items per segment (host: per thread,
+                                   ///< GPU: per team tile)
+  long long num_segments = 0;      ///< merge_path segments
+  long long row_blocks = 0;        ///< scalar and vector on host spaces: contiguous row
+                                   ///< blocks, one per thread
+};
+
+/// "scalar", "vector lanes=8 groups=32 rows/group=4", "merge_path items=512",
+/// "scalar row_blocks=2": what perf drivers and tests print.
+inline std::string to_string(const SpmvLaunch& L) {
+  std::ostringstream s;
+  s << to_string(L.algorithm);
+  if (L.row_blocks > 0 && L.algorithm != SpmvAlgorithm::merge_path)
+    s << " row_blocks=" << L.row_blocks;
+  else if (L.algorithm == SpmvAlgorithm::vector)
+    s << " lanes=" << L.vector_length << " groups=" << L.team_size
+      << " rows/group=" << L.rows_per_thread;
+  else if (L.algorithm == SpmvAlgorithm::merge_path)
+    s << " items=" << L.merge_path_items;
+  return s.str();
+}
+
+}  // namespace spk

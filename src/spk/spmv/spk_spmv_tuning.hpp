@@ -1,0 +1,243 @@
+// SpMV tuning: per-backend policies (the values of SpmvTuning) and the rule
+// that turns options + row-length statistics into a launch.  No kernel lives
+// here and no kernel reads a tuning value except through SpmvLaunch, so a new
+// architecture's entry (an H200-, sm_100- or CPU-specific one) is a new
+// function below and one line in spmv_tuning_cuda / spmv_tuning.
+//
+// Row-length classes and what each gets by default:
+//   short, regular rows (mean ≤ scalar_max_mean, cv ≤ scalar_max_cv): a thread
+//     per row (GPU), whose neighbours' loads share cache lines;
+//   medium rows: `vector` with a group of lanes per row sized so that each
+//     lane takes about entries_per_lane entries (one step of the kernel's
+//     four independent loads), several rows per warp;
+//   skewed rows (a row far longer than the mean): a full warp per row while
+//     the longest row is short enough, else merge_path's equal shares;
+//   host spaces: one block of whole rows per thread unless a row is a large
+//     part of a block, then merge_path.
+#pragma once
+
+#include <algorithm>
+#include <spk_compat.hpp>
+#include <spk_spmv_options.hpp>
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime.h>
+
+#include <atomic>
+#endif
+
+namespace spk {
+
+/// CPU (Serial, OpenMP) policy.
+inline SpmvTuning spmv_tuning_host() {
+  SpmvTuning t;
+  // Measured (2 OpenMP threads, docs/spmv.md): row blocks ran 1.13-1.19×
+  // faster than merge_path over the suite on a shared 2-core workstation.
+  // The 1/8 overshoot allowed here is reasoning (a block overshoots its
+  // share by at most one row), not a measured optimum.
+  t.host_block_imbalance_max = 1.125;
+  // Measured: merge_path with 8 segments per thread was 1.10× Kokkos Kernels
+  // on a quiet 16-core Xeon (9 matrices); other counts were not compared.
+  t.host_merge_segments_per_thread = 8;
+  // The GPU fields stay zero: host spaces run `vector` as row blocks (a
+  // thread per block, the row loop's partial sums as its lanes) and choose
+  // between row blocks and merge_path from the blocks themselves.
+  return t;
+}
+
+/// NVIDIA Hopper (sm_90: H100, H200).
+inline SpmvTuning spmv_tuning_cuda_sm90() {
+  SpmvTuning t;
+  // Measured on an H100 (perf_spmv --sweep 1, docs/spmv.md): a thread per
+  // row streams 5- and 7-point stencils at 88-92 % of the device copy; the
+  // boundary between 7 and ~14 entries was not measured finer.
+  t.scalar_max_mean = 10;
+  // Reasoning, to be measured on an H100: rows of a thread-per-row warp that
+  // vary by more than their mean leave most of the warp idle.
+  t.scalar_max_cv = 1.0;
+  // Reasoning, to be measured on an H100: a 27-point stencil under a warp
+  // per row (CUSP's lanes = mean) ran at 43 % of the copy, bound by one
+  // dependent load chain per warp; with about four entries a lane, one step
+  // of the kernel's four independent loads covers a row and a warp has 32 /
+  // lanes rows in flight (27 entries: 8 lanes, 4 rows a warp; 13: 4 lanes).
+  t.entries_per_lane = 4;
+  t.min_lanes = 2;
+  t.max_lanes = 32;
+  // Measured on an H100 (sweep 3): small power-law matrices whose longest
+  // row has a few hundred entries (ca-CondMat, PGPgiantcompo,
+  // p2p-Gnutella04) ran faster with a warp per row than on the two-launch
+  // merge path; rmat:21:16 (rows of 10⁴+) needs merge_path.
+  t.skew_min_longest = 64;
+  t.skew_ratio = 16;
+  t.wide_row_max_longest = 512;
+  // Measured on an H100 (sweeps 1-3): 256 threads a team, about 4096
+  // nonzeros per team but at least ~1024 teams (small matrices got tens of
+  // teams otherwise), at most 64 rows per lane group.
+  t.vector_team_threads = 256;
+  t.nnz_per_team = 4096;
+  t.min_teams = 1024;
+  t.max_rows_per_group = 64;
+  // Measured on an H100 (sweep 3): merge-path tiles of 128 threads × 4
+  // items (rmat:21:16 0.335 ms vs 0.48 ms with 8 items); 2048 items (24 KiB
+  // of scratch) at most.
+  t.merge_path_team_size = 128;
+  t.merge_path_items_per_thread = 4;
+  t.merge_path_tile_max = 2048;
+  t.host_block_imbalance_max = 0;
+  t.host_merge_segments_per_thread = 0;
+  return t;
+}
+
+/// Any other GPU: the sm_90 values, measured on nothing else yet.
+inline SpmvTuning spmv_tuning_gpu_generic() { return spmv_tuning_cuda_sm90(); }
+
+/// CUDA policy by compute capability (major · 10 + minor).
+inline SpmvTuning spmv_tuning_cuda(int compute_capability) {
+  if (compute_capability >= 90) return spmv_tuning_cuda_sm90();
+  return spmv_tuning_gpu_generic();
+}
+
+namespace Impl {
+
+#if defined(KOKKOS_ENABLE_CUDA)
+/// The compute capability of `space`'s device, looked up once per device.
+inline int cuda_compute_capability(const Kokkos::Cuda& space) {
+  static std::atomic<int> cache[64] = {};
+  const int dev = space.cuda_device();
+  const bool cached = dev >= 0 && dev < 64;
+  if (cached) {
+    const int c = cache[dev].load(std::memory_order_relaxed);
+    if (c > 0) return c;
+  }
+  int major = 0, minor = 0;
+  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+  cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+  const int cc = major * 10 + minor;
+  if (cached) cache[dev].store(cc, std::memory_order_relaxed);
+  return cc;
+}
+#endif
+
+}  // namespace Impl
+
+/// The policy for `space`: host spaces, CUDA by compute capability, any other
+/// GPU backend the generic entry.
+template <class ExecSpace>
+SpmvTuning spmv_tuning(const ExecSpace& space) {
+  if constexpr (Impl::is_host_space_v<ExecSpace>) {
+    (void)space;
+    return spmv_tuning_host();
+  }
+#if defined(KOKKOS_ENABLE_CUDA)
+  else if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    return spmv_tuning_cuda(Impl::cuda_compute_capability(space));
+  }
+#endif
+  else {
+    (void)space;
+    return spmv_tuning_gpu_generic();
+  }
+}
+
+namespace Impl {
+
+/// Smallest power of two ≥ v, clamped to [lo, hi].
+inline int pow2_at_least(double v, int lo, int hi) {
+  int p = std::max(1, lo);
+  while (p < hi && p < v) p *= 2;
+  return std::min(p, std::max(1, hi));
+}
+
+/// Whether the rows are skewed enough that row-parallel kernels leave most
+/// threads waiting on a few long rows.
+inline bool spmv_is_skewed(const SpmvTuning& t, const SpmvRowStats& s) {
+  return s.max_length > t.skew_min_longest &&
+         double(s.max_length) > t.skew_ratio * std::max(s.mean, 1.0);
+}
+
+/// Lanes per row for `vector` on a GPU: a full group for skewed rows, else
+/// about entries_per_lane entries of a mean row per lane.
+inline int spmv_lanes(const SpmvTuning& t, const SpmvRowStats& s, bool have_stats) {
+  if (have_stats && spmv_is_skewed(t, s)) return t.max_lanes;
+  return pow2_at_least(s.mean / std::max(t.entries_per_lane, 1e-9), t.min_lanes, t.max_lanes);
+}
+
+/// The GPU algorithm for the row-length class of s (have_stats: max and
+/// stddev known, not only the mean).
+inline SpmvAlgorithm spmv_gpu_class(const SpmvTuning& t, const SpmvRowStats& s, bool have_stats) {
+  if (have_stats && spmv_is_skewed(t, s))
+    return s.max_length <= t.wide_row_max_longest ? SpmvAlgorithm::vector
+                                                  : SpmvAlgorithm::merge_path;
+  const bool regular = !have_stats || s.cv() <= t.scalar_max_cv;
+  return s.mean <= t.scalar_max_mean && regular ? SpmvAlgorithm::scalar : SpmvAlgorithm::vector;
+}
+
+/// Whether contiguous row blocks of about (rows + nnz) / blocks items each are
+/// balanced enough by the statistics alone: a block overshoots its share by
+/// at most one row, so a longest row of an eighth of a share is enough.
+inline bool spmv_host_rows_balance(const SpmvTuning& t, const SpmvRowStats& s, long long blocks) {
+  const double share = double(s.num_rows + s.nnz) / double(std::max(1LL, blocks));
+  return double(s.max_length + 1) <= (t.host_block_imbalance_max - 1.0) * share;
+}
+
+/// The tuning in force: the options' override or the backend's policy.
+template <class ExecSpace>
+SpmvTuning spmv_tuning_for(const ExecSpace& space, const SpmvOptions& opt) {
+  return opt.tuning ? *opt.tuning : spmv_tuning(space);
+}
+
+/// Resolves options + statistics (have_stats: max/stddev known, not only the
+/// mean) into a launch for ExecSpace.  On host spaces SpmvPlan and the
+/// plan-less path refine `automatic` with the real row blocks
+/// (spmv_host_row_blocks, against host_block_imbalance_max).
+template <class ExecSpace>
+SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const SpmvRowStats& s,
+                       bool have_stats) {
+  constexpr bool host = is_host_space_v<ExecSpace>;
+  const SpmvTuning t = spmv_tuning_for(space, opt);
+  SpmvLaunch L;
+  L.algorithm = opt.algorithm;
+  if (L.algorithm == SpmvAlgorithm::automatic) {
+    if constexpr (host) {
+      L.algorithm = have_stats && spmv_host_rows_balance(t, s, concurrency(space))
+                        ? SpmvAlgorithm::scalar
+                        : SpmvAlgorithm::merge_path;
+    } else {
+      L.algorithm = spmv_gpu_class(t, s, have_stats);
+    }
+  }
+  const long long items = s.num_rows + s.nnz;
+  if constexpr (host) {
+    // Lanes are the row loop's partial sums on the CPU; a thread is a block.
+    L.vector_length = 1;
+    L.team_size = opt.team_size > 0 ? opt.team_size : 1;
+    L.rows_per_thread = 1;
+    L.row_blocks = std::max(1, concurrency(space));
+    const long long segs =
+        static_cast<long long>(std::max(1, t.host_merge_segments_per_thread)) * L.row_blocks;
+    L.merge_path_items =
+        opt.merge_path_items > 0 ? opt.merge_path_items : std::max(1LL, (items + segs - 1) / segs);
+  } else {
+    const int lanes = spmv_lanes(t, s, have_stats);
+    L.vector_length = opt.vector_length > 0 ? opt.vector_length : lanes;
+    L.team_size =
+        opt.team_size > 0 ? opt.team_size : std::max(1, t.vector_team_threads / L.vector_length);
+    // Zero knobs (say, a host policy handed to a GPU space) give one row per
+    // group and one item per merge-path thread, never a division by zero.
+    const double by_work = t.nnz_per_team / std::max(s.mean, 1.0) / L.team_size;
+    const double by_fill = double(s.num_rows) / (std::max(t.min_teams, 1.0) * L.team_size);
+    L.rows_per_thread = std::max(1, std::min(std::max(1, t.max_rows_per_group),
+                                             static_cast<int>(std::min(by_work, by_fill))));
+    // merge_path: one tile of team_size × items per team, staged in scratch.
+    if (opt.team_size <= 0 && L.algorithm == SpmvAlgorithm::merge_path)
+      L.team_size = std::max(1, t.merge_path_team_size);
+    long long per_thread =
+        opt.merge_path_items > 0 ? opt.merge_path_items : t.merge_path_items_per_thread;
+    per_thread = std::min<long long>(per_thread, std::max(1, t.merge_path_tile_max / L.team_size));
+    L.merge_path_items = std::max(1LL, per_thread) * L.team_size;
+  }
+  L.num_segments = items == 0 ? 0 : (items + L.merge_path_items - 1) / L.merge_path_items;
+  return L;
+}
+
+}  // namespace Impl
+}  // namespace spk
