@@ -616,8 +616,10 @@ TYPED_TEST(Dist, ExchangeViewsRing) {
   const int p = nranks(), me = rank();
   auto count = [](int s, int r, long long scale) { return scale * (1 + s + 2 * r); };
   auto value = [](int s, int r, long long k) { return s * 1e6 + r * 1e3 + (k % 997) + 0.5; };
-  for (const char* ipc : {"1", "0"}) {
-    setenv("SPK_DIST_IPC", ipc, 1);
+  for (const bool ipc : {true, false}) {
+    spk::Settings with_ipc = spk::settings();
+    with_ipc.dist_ipc = ipc;
+    const spk::ScopedSettings scoped(with_ipc);
     MPI_Comm comm;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     spk::dist::Impl::exchanges_use_ipc<Mem>(comm);  // collective: decided here
@@ -640,11 +642,10 @@ TYPED_TEST(Dist, ExchangeViewsRing) {
       for (std::size_t n = 0; n < nb.size(); ++n)
         for (long long k = 0; k < rd[n + 1] - rd[n]; ++k)
           bad += hr(rd[n] + k) != value(nb[n], me, k) ? 1 : 0;
-      EXPECT_EQ(bad, 0) << "SPK_DIST_IPC=" << ipc << " scale " << scale << " rank " << me;
+      EXPECT_EQ(bad, 0) << "dist_ipc " << ipc << " scale " << scale << " rank " << me;
     }
     MPI_Comm_free(&comm);
   }
-  unsetenv("SPK_DIST_IPC");
 }
 
 TYPED_TEST(Dist, BadInputThrowsOnEveryRank) {

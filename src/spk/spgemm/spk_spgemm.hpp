@@ -182,20 +182,17 @@ void spgemm_symbolic_count(const ExecSpace& space, SpgemmHandle<O, F, HD>& handl
     bins = Impl::spgemm_bin_rows(space, m, bin_of, stats, products, plan.perm, t,
                                  sizeof(O) + sizeof(S), cursors);
     mark("symbolic.bin_rows");
-    if (!bins.empty() && bins.back().group == 2) {
+    if (!bins.empty() && bins.back().kernel == Impl::SpgemmBinKernel::LongRows) {
       const auto& g = bins.back();
       auto& lp = plan.long_rows;
       const std::size_t entry = sizeof(O) + sizeof(S);
-      // Default budget: in proportion to the work of these rows (so that
-      // small products stay small; 6 bytes per product for fp64, where
-      // cuSPARSE's default algorithm held 35-40), between 16 MiB and 4 GiB.
-      // More slabs are more long rows at once: rmat:20:2's 52,213 long rows
-      // on 1M columns had 61 slabs at the old 512 MiB cap.
+      // Default budget: in proportion to the work of these rows
+      // (SpgemmSlabBudget).
       const std::size_t budget =
-          opt.slab_budget_bytes
-              ? opt.slab_budget_bytes
-              : std::clamp<std::size_t>(stats.long_products * entry / 2, std::size_t(16) << 20,
-                                        std::size_t(4) << 30);
+          opt.slab_budget_bytes ? opt.slab_budget_bytes
+                                : std::clamp<std::size_t>(
+                                      stats.long_products * entry / SpgemmSlabBudget::entry_divisor,
+                                      SpgemmSlabBudget::min_bytes, SpgemmSlabBudget::max_bytes);
       const std::size_t bitmap_bytes = (ncols + 31) / 32 * 4;
       using Policy = Kokkos::TeamPolicy<ExecSpace>;
       using Balanced = Impl::BalancedTeamGroup<typename Policy::member_type, F>;
@@ -253,11 +250,11 @@ void spgemm_symbolic_count(const ExecSpace& space, SpgemmHandle<O, F, HD>& handl
         Impl::SpgemmHostPlan<F> hp;
         hp.num_threads = Kokkos::Experimental::UniqueToken<ExecSpace>(space).size();
         const std::size_t budget =
-            opt.slab_budget_bytes ? opt.slab_budget_bytes : std::size_t(512) << 20;
+            opt.slab_budget_bytes ? opt.slab_budget_bytes : SpgemmHostPolicy::slab_budget_bytes;
         hp.dense = Impl::host_dense_fits<S>(ncols, hp.num_threads, budget);
         auto cb = hp.dense ? Impl::host_compressed_b_arrays<F>(
                                  k, B.nnz(), ncols, B.row_map().data(), B.col_idx().data(),
-                                 Impl::host_compress_pct)
+                                 SpgemmHostPolicy::compress_pct)
                            : Impl::HostCompressedB<F>();
         const bool b_is_a = Impl::same_operand(A, B);
         const auto st = Impl::host_spgemm_analyze(
@@ -276,8 +273,8 @@ void spgemm_symbolic_count(const ExecSpace& space, SpgemmHandle<O, F, HD>& handl
                         " products needs a hash table of more than 2^32 entries");
           }
           hp.blocks = Impl::host_row_blocks(m, products, total, hp.num_threads);
-          if (cb.word.extent(0) > 0 &&
-              st.pairs * 100 <= Impl::host_compress_pct * static_cast<std::uint64_t>(B.nnz())) {
+          if (cb.word.extent(0) > 0 && st.pairs * 100 <= SpgemmHostPolicy::compress_pct *
+                                                             static_cast<std::uint64_t>(B.nnz())) {
             hp.cb = cb;
             hp.cb.pairs = st.pairs;
             hp.cb.used = true;
