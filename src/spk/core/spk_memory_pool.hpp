@@ -484,13 +484,14 @@ View pooled_view(const ExecSpace& space, std::vector<std::shared_ptr<void>>& own
 
 /// A managed View (of type View) of n values handed to the caller, e.g. C's
 /// arrays.  With `pooled` on CUDA (and a Kokkos that lets spk adopt memory,
-/// spk_compat.hpp) it comes from spk's pool: no cudaMalloc now and no
-/// cudaFree later.  Its last copy gives the memory back after a device
-/// synchronisation, the guarantee cudaFree gives a Kokkos View: work still
-/// queued on any stream may use it.  Pool memory cannot be shared through
-/// CUDA IPC (what a CUDA-aware MPI does with device buffers between the
-/// ranks of a node), so such arrays ask for pooled = false.  Otherwise a
-/// Kokkos allocation, without initialisation, ordered on `space`.
+/// impl/spk_adopted_view.hpp; Settings::pooled_results) it comes from spk's
+/// pool: no cudaMalloc now and no cudaFree later.  Its last copy gives the
+/// memory back after a device synchronisation, the guarantee cudaFree gives
+/// a Kokkos View: work still queued on any stream may use it.  Pool memory
+/// cannot be shared through CUDA IPC (what a CUDA-aware MPI does with device
+/// buffers between the ranks of a node), so such arrays ask for pooled =
+/// false.  Otherwise a Kokkos allocation, without initialisation, ordered on
+/// `space`.
 template <class View, class ExecSpace>
 View result_view(const ExecSpace& space, const char* label, std::size_t n, bool pooled) {
 #if SPK_CAN_ADOPT_ALLOCATIONS

@@ -33,7 +33,7 @@ enum class SpgemmAlgorithm {
 enum class SpgemmResultMemory {
   Pool,   ///< spk's stream-ordered pool on CUDA (no cudaMalloc/cudaFree per
           ///< product); Kokkos' allocator on host spaces and wherever spk
-          ///< cannot adopt memory into a View (spk_compat.hpp)
+          ///< cannot adopt memory into a View (impl/spk_adopted_view.hpp)
   Kokkos  ///< Kokkos' allocator: for arrays a CUDA-aware MPI will share
           ///< between processes (CUDA IPC cannot map pool memory)
 };
