@@ -12,7 +12,7 @@
 // warm-up, GB/s from counted bytes (row_map + col_idx + values + x + y, each
 // once), GFLOP/s (2·nnz), the fraction of the reference bandwidth, and each
 // result's max relative deviation from the serial loop.  --sweep 1 also times
-// explicit launch shapes (the data behind `automatic`).
+// explicit launch shapes (the data behind `Auto`).
 #define SPK_COMPAT_KK_SPMV 1
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -176,8 +176,8 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
     auto sync = [&] { space.fence(); };
     auto poison = [&] { Kokkos::deep_copy(y, std::numeric_limits<S>::quiet_NaN()); };
 
-    for (auto alg : {spk::SpmvAlgorithm::scalar, spk::SpmvAlgorithm::vector,
-                     spk::SpmvAlgorithm::merge_path, spk::SpmvAlgorithm::automatic}) {
+    for (auto alg : {spk::SpmvAlgorithm::Scalar, spk::SpmvAlgorithm::Vector,
+                     spk::SpmvAlgorithm::MergePath, spk::SpmvAlgorithm::Auto}) {
       spk::SpmvOptions o;
       o.algorithm = alg;
       spk::SpmvPlan plan(space, A, o);
@@ -187,18 +187,18 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
       const auto& L = plan.launch();
       std::ostringstream note;
       note << spk::to_string(L.algorithm);
-      if (L.algorithm == spk::SpmvAlgorithm::vector)
+      if (L.algorithm == spk::SpmvAlgorithm::Vector)
         note << " vl=" << L.vector_length << " ts=" << L.team_size;
-      if (L.algorithm == spk::SpmvAlgorithm::merge_path) note << " items=" << L.merge_path_items;
+      if (L.algorithm == spk::SpmvAlgorithm::MergePath) note << " items=" << L.merge_path_items;
       add(std::string("spk-") + spk::to_string(alg), ms, space_name, true, note.str());
     }
-    if (args.sweep) {  // explicit launch shapes: the data behind automatic's rules
+    if (args.sweep) {  // explicit launch shapes: the data behind Auto's rules
       std::vector<spk::SpmvOptions> shapes;
       const bool host = spk::Impl::is_host_space_v<ExecSpace>;
       for (int vl : host ? std::vector<int>{1} : std::vector<int>{2, 4, 8, 16, 32})
         for (int threads : host ? std::vector<int>{1, 16} : std::vector<int>{128, 256, 512}) {
           spk::SpmvOptions o;
-          o.algorithm = spk::SpmvAlgorithm::vector;
+          o.algorithm = spk::SpmvAlgorithm::Vector;
           o.vector_length = vl;
           o.team_size = std::max(1, threads / vl);
           shapes.push_back(o);
@@ -206,7 +206,7 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
       for (int items :
            host ? std::vector<int>{1000, 10000, 100000} : std::vector<int>{2, 4, 8, 16, 32}) {
         spk::SpmvOptions o;
-        o.algorithm = spk::SpmvAlgorithm::merge_path;
+        o.algorithm = spk::SpmvAlgorithm::MergePath;
         o.merge_path_items = items;
         shapes.push_back(o);
       }
@@ -216,18 +216,18 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
         const double ms = time_ms(
             args, [&] { spk::spmv(space, plan, 1.0, A, x, 0.0, y); }, sync);
         std::ostringstream label;
-        if (o.algorithm == spk::SpmvAlgorithm::vector)
+        if (o.algorithm == spk::SpmvAlgorithm::Vector)
           label << "sweep-vector-vl" << o.vector_length << "-ts" << o.team_size;
         else
           label << "sweep-merge_path-i" << o.merge_path_items;
         add(label.str(), ms, space_name, true);
       }
     }
-    {  // automatic without a plan: the mean-only choice.
+    {  // Auto without a plan: the mean-only choice.
       poison();
       const double ms = time_ms(
           args, [&] { spk::spmv(space, 1.0, A, x, 0.0, y); }, sync);
-      add("spk-automatic-noplan", ms, space_name, true);
+      add("spk-auto-noplan", ms, space_name, true);
     }
 #if defined(SPK_HAVE_KOKKOSKERNELS)
     {
@@ -326,7 +326,7 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
   };
   for (const char* base :
        {"kokkoskernels", "kokkoskernels-native", "cusparse-alg1", "cusparse-alg2", "serial-loop"})
-    geo("spk-automatic", base);
+    geo("spk-auto", base);
   if (failures) report.note(std::to_string(failures) + " MISMATCHES");
   return failures ? 1 : 0;
 }

@@ -34,4 +34,4 @@ echo "== perf_spmv"
 timeout 400 "$D/perf_spmv" --space cuda --repeat 30 --warmup 5 --json "$OUT/spmv_cuda.json" "$@" \
   > "$OUT/perf.log" 2>&1
 echo "perf rc=$?"; grep -E "^#" "$OUT/perf.log"
-grep -E "spk-automatic |cusparse-alg1|kokkoskernels-native" "$OUT/perf.log" | cut -c1-110
+grep -E "spk-auto |cusparse-alg1|kokkoskernels-native" "$OUT/perf.log" | cut -c1-110

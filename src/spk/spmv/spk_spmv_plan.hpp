@@ -15,42 +15,44 @@ namespace spk {
 
 /// How spmv spreads the work of a CSR product.
 enum class SpmvAlgorithm {
-  automatic,  ///< chosen from row-length statistics (see SpmvPlan)
-  scalar,     ///< one thread per row
-  vector,     ///< a group of vector lanes per row (CUSP's CSR-vector)
-  merge_path  ///< equal shares of rows + nonzeros per thread (Merrill & Garland)
+  Auto,      ///< chosen from row-length statistics (see SpmvPlan)
+  Scalar,    ///< one thread per row
+  Vector,    ///< a group of vector lanes per row (CUSP's CSR-vector)
+  MergePath  ///< equal shares of rows + nonzeros per thread (Merrill & Garland)
 };
 
 /// Whether spmv multiplies by A or by its transpose.
-enum class Mode { normal, transpose };
+enum class Mode { Normal, Transpose };
 
 inline const char* to_string(SpmvAlgorithm a) {
   switch (a) {
-    case SpmvAlgorithm::automatic:
-      return "automatic";
-    case SpmvAlgorithm::scalar:
+    case SpmvAlgorithm::Auto:
+      return "auto";
+    case SpmvAlgorithm::Scalar:
       return "scalar";
-    case SpmvAlgorithm::vector:
+    case SpmvAlgorithm::Vector:
       return "vector";
-    case SpmvAlgorithm::merge_path:
+    case SpmvAlgorithm::MergePath:
       return "merge_path";
   }
   return "?";
 }
 
-/// Parses "automatic", "scalar", "vector" or "merge_path" (command lines).
+/// Parses "auto", "scalar", "vector" or "merge_path" (command lines; the
+/// names are the enumerators' in snake case).  "automatic", the name of
+/// SpmvAlgorithm::Auto in spk 0.x, is still accepted.
 inline SpmvAlgorithm spmv_algorithm_from_string(const std::string& s) {
-  for (auto a : {SpmvAlgorithm::automatic, SpmvAlgorithm::scalar, SpmvAlgorithm::vector,
-                 SpmvAlgorithm::merge_path})
+  for (auto a : {SpmvAlgorithm::Auto, SpmvAlgorithm::Scalar, SpmvAlgorithm::Vector,
+                 SpmvAlgorithm::MergePath})
     if (s == to_string(a)) return a;
-  throw Error("spmv: unknown algorithm '" + s +
-              "' (expected automatic, scalar, vector or merge_path)");
+  if (s == "automatic") return SpmvAlgorithm::Auto;
+  throw Error("spmv: unknown algorithm '" + s + "' (expected auto, scalar, vector or merge_path)");
 }
 
 /// Knobs of spk::spmv.  Zeros mean "choose for me".
 struct SpmvOptions {
-  SpmvAlgorithm algorithm = SpmvAlgorithm::automatic;
-  Mode mode = Mode::normal;
+  SpmvAlgorithm algorithm = SpmvAlgorithm::Auto;
+  Mode mode = Mode::Normal;
   int vector_length = 0;     ///< vector: lanes per row (power of two)
   int team_size = 0;         ///< vector: lane groups per team; merge_path (GPU): threads per team
   int merge_path_items = 0;  ///< merge_path: rows + nonzeros per thread
@@ -66,9 +68,9 @@ struct SpmvRowStats {
   long long empty_rows = 0;
 };
 
-/// The concrete choice an spmv call runs with (never automatic).
+/// The concrete choice an spmv call runs with (never Auto).
 struct SpmvLaunch {
-  SpmvAlgorithm algorithm = SpmvAlgorithm::scalar;
+  SpmvAlgorithm algorithm = SpmvAlgorithm::Scalar;
   int vector_length = 1;
   int team_size = 1;
   int rows_per_thread = 1;         ///< vector: rows per lane group
@@ -94,7 +96,7 @@ inline bool spmv_is_skewed(const SpmvRowStats& s) {
 }
 
 /// Host scalar: most rows + nonzeros one row block may hold over the mean
-/// share before automatic prefers merge_path (whose split needs carries).
+/// share before Auto prefers MergePath (whose split needs carries).
 inline constexpr double spmv_host_block_imbalance_max = 1.125;
 
 /// Whether contiguous row blocks of about (rows + nnz) / blocks items each are
@@ -114,23 +116,23 @@ SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const Spm
   constexpr bool host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
   SpmvLaunch L;
   L.algorithm = opt.algorithm;
-  if (L.algorithm == SpmvAlgorithm::automatic) {
+  if (L.algorithm == SpmvAlgorithm::Auto) {
     if (host) {
       // One block of whole rows per thread, cut at equal shares of rows +
       // nonzeros, in a plain loop (no carries); merge_path only when a row is
       // a large part of a share.  SpmvPlan and the plan-less host path refine
       // this with the real blocks (spmv_host_row_blocks).
       L.algorithm = have_stats && spmv_host_rows_balance(s, concurrency(space))
-                        ? SpmvAlgorithm::scalar
-                        : SpmvAlgorithm::merge_path;
+                        ? SpmvAlgorithm::Scalar
+                        : SpmvAlgorithm::MergePath;
     } else if (have_stats && spmv_is_skewed(s)) {
       // Rows up to a few hundred entries: a warp per row is enough; longer
       // ones need the balanced split.
-      L.algorithm = s.max_length <= 512 ? SpmvAlgorithm::vector : SpmvAlgorithm::merge_path;
+      L.algorithm = s.max_length <= 512 ? SpmvAlgorithm::Vector : SpmvAlgorithm::MergePath;
     } else {
       // Short rows: a thread per row streams at ~90% of copy bandwidth on an
       // H100 (its neighbours' loads share L1 lines); longer rows need lanes.
-      L.algorithm = s.mean <= 10 ? SpmvAlgorithm::scalar : SpmvAlgorithm::vector;
+      L.algorithm = s.mean <= 10 ? SpmvAlgorithm::Scalar : SpmvAlgorithm::Vector;
     }
   }
   if (host) {
@@ -158,7 +160,7 @@ SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const Spm
         opt.merge_path_items > 0 ? opt.merge_path_items : std::max(1LL, (items + segs - 1) / segs);
   } else {
     // One tile of team_size × items per team, staged through team scratch.
-    if (opt.team_size <= 0 && L.algorithm == SpmvAlgorithm::merge_path) L.team_size = 128;
+    if (opt.team_size <= 0 && L.algorithm == SpmvAlgorithm::MergePath) L.team_size = 128;
     long long per_thread = opt.merge_path_items > 0 ? opt.merge_path_items : 4;
     per_thread = std::min<long long>(per_thread, std::max(1, 2048 / L.team_size));  // 24 KiB
     L.merge_path_items = per_thread * L.team_size;
@@ -271,10 +273,10 @@ class SpmvPlan {
     launch_ = Impl::spmv_choose(space, options, stats_, true);
     segment_rows_ = {};
     if constexpr (Impl::is_host_space_v<ExecSpace>) {
-      // Host scalar: the row blocks, once; automatic takes them when no
+      // Host scalar: the row blocks, once; Auto takes them when no
       // block is more than spmv_host_block_imbalance_max of its share.
-      if ((options.algorithm == SpmvAlgorithm::automatic ||
-           options.algorithm == SpmvAlgorithm::scalar) &&
+      if ((options.algorithm == SpmvAlgorithm::Auto ||
+           options.algorithm == SpmvAlgorithm::Scalar) &&
           A.num_rows() > 0) {
         space.fence();
         Kokkos::View<ordinal_type*, memory_space> blocks(
@@ -282,14 +284,14 @@ class SpmvPlan {
             launch_.row_blocks + 1);
         const double imbalance = Impl::spmv_host_row_blocks(A.row_map(), A.num_rows(), A.nnz(),
                                                             launch_.row_blocks, blocks);
-        if (options.algorithm == SpmvAlgorithm::automatic)
+        if (options.algorithm == SpmvAlgorithm::Auto)
           launch_.algorithm = imbalance <= Impl::spmv_host_block_imbalance_max
-                                  ? SpmvAlgorithm::scalar
-                                  : SpmvAlgorithm::merge_path;
-        if (launch_.algorithm == SpmvAlgorithm::scalar) segment_rows_ = blocks;
+                                  ? SpmvAlgorithm::Scalar
+                                  : SpmvAlgorithm::MergePath;
+        if (launch_.algorithm == SpmvAlgorithm::Scalar) segment_rows_ = blocks;
       }
     }
-    if (launch_.algorithm == SpmvAlgorithm::merge_path && launch_.num_segments > 0) {
+    if (launch_.algorithm == SpmvAlgorithm::MergePath && launch_.num_segments > 0) {
       // Where each merge-path segment starts, once: the kernel then reads two
       // numbers instead of running two binary searches per thread.
       const long long segs = launch_.num_segments, items = launch_.merge_path_items;

@@ -375,8 +375,8 @@ void spmv_csr_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d, lo
                      CarryRows carry_rows, CarryVals carry_vals, CarryRows segment_rows) {
   if (d.num_rows == 0) return;
   switch (L.algorithm) {
-    case SpmvAlgorithm::automatic:  // resolved before; treat as scalar
-    case SpmvAlgorithm::scalar: {
+    case SpmvAlgorithm::Auto:  // resolved before; treat as scalar
+    case SpmvAlgorithm::Scalar: {
       if constexpr (is_host_space_v<ExecSpace>) {
         using CR = Kokkos::View<typename D::O*, typename CarryVals::memory_space>;
         const long long blocks = std::max(1LL, L.row_blocks);
@@ -391,7 +391,7 @@ void spmv_csr_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d, lo
       }
       break;
     }
-    case SpmvAlgorithm::vector: {
+    case SpmvAlgorithm::Vector: {
       using Policy = Kokkos::TeamPolicy<ExecSpace>;
       using Member = typename Policy::member_type;
       int vl =
@@ -406,7 +406,7 @@ void spmv_csr_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d, lo
       Kokkos::parallel_for("spk::spmv.vector", Policy(space, league, ts, vl), f);
       break;
     }
-    case SpmvAlgorithm::merge_path: {
+    case SpmvAlgorithm::MergePath: {
       const long long segs = L.num_segments;
       if (segs == 0) return;
       using CR = Kokkos::View<typename D::O*, typename CarryVals::memory_space>;
