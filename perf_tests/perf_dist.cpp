@@ -112,7 +112,7 @@ void run_matrix(const Space& space, const spk::perf::Options& opt, spk::perf::Re
   using DM = dist::DistCsrMatrix<S, O, F, Dev>;
   const int me = dist::Impl::comm_rank(comm), np = dist::Impl::comm_size(comm);
   const std::string part_name = opt.extra.count("partition") ? opt.extra.at("partition") : "rows";
-  const auto part = part_name == "nnz" ? dist::Partition::nnz : dist::Partition::rows;
+  const auto part = part_name == "nnz" ? dist::Partition::Nnz : dist::Partition::Rows;
   const std::string op = opt.extra.count("op") ? opt.extra.at("op") : "both";
   const bool petsc = !opt.extra.count("petsc") || opt.extra.at("petsc") != "0";
   (void)petsc;

@@ -408,7 +408,8 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
     std::ostringstream note;
     note << "bins";
     for (auto& b : h.bins())
-      note << " g" << b.group << ":2^" << b.log2_capacity << "x" << (b.end - b.begin);
+      note << " " << spk::Impl::to_string(b.kernel) << ":2^" << b.log2_capacity << "x"
+           << (b.end - b.begin);
     note << " long-rows:" << int(h.plan().long_rows.kind) << " slabs " << h.slab_bytes() << "B";
     r.note = note.str();
     out.push_back(r);

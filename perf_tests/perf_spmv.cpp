@@ -176,8 +176,8 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
     auto sync = [&] { space.fence(); };
     auto poison = [&] { Kokkos::deep_copy(y, std::numeric_limits<S>::quiet_NaN()); };
 
-    for (auto alg : {spk::SpmvAlgorithm::scalar, spk::SpmvAlgorithm::vector,
-                     spk::SpmvAlgorithm::merge_path, spk::SpmvAlgorithm::automatic}) {
+    for (auto alg : {spk::SpmvAlgorithm::Scalar, spk::SpmvAlgorithm::Vector,
+                     spk::SpmvAlgorithm::MergePath, spk::SpmvAlgorithm::Auto}) {
       spk::SpmvOptions o;
       o.algorithm = alg;
       spk::SpmvPlan plan(space, A, o);
@@ -193,7 +193,7 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
       for (int vl : host ? std::vector<int>{1} : std::vector<int>{1, 2, 4, 8, 16, 32})
         for (int threads : host ? std::vector<int>{1, 16} : std::vector<int>{128, 256, 512}) {
           spk::SpmvOptions o;
-          o.algorithm = spk::SpmvAlgorithm::vector;
+          o.algorithm = spk::SpmvAlgorithm::Vector;
           o.vector_length = vl;
           o.team_size = std::max(1, threads / vl);
           shapes.push_back(o);
@@ -201,7 +201,7 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
       for (int items :
            host ? std::vector<int>{1000, 10000, 100000} : std::vector<int>{2, 4, 8, 16, 32}) {
         spk::SpmvOptions o;
-        o.algorithm = spk::SpmvAlgorithm::merge_path;
+        o.algorithm = spk::SpmvAlgorithm::MergePath;
         o.merge_path_items = items;
         shapes.push_back(o);
       }
@@ -211,7 +211,7 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
         const double ms = time_ms(
             args, [&] { spk::spmv(space, plan, 1.0, A, x, 0.0, y); }, sync);
         std::ostringstream label;
-        if (o.algorithm == spk::SpmvAlgorithm::vector)
+        if (o.algorithm == spk::SpmvAlgorithm::Vector)
           label << "sweep-vector-vl" << o.vector_length << "-ts" << o.team_size;
         else
           label << "sweep-merge_path-i" << o.merge_path_items;
@@ -222,7 +222,7 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
       poison();
       const double ms = time_ms(
           args, [&] { spk::spmv(space, 1.0, A, x, 0.0, y); }, sync);
-      add("spk-automatic-noplan", ms, space_name, true);
+      add("spk-auto-noplan", ms, space_name, true);
     }
 #if defined(SPK_HAVE_KOKKOSKERNELS)
     {
@@ -321,7 +321,7 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
   };
   for (const char* base :
        {"kokkoskernels", "kokkoskernels-native", "cusparse-alg1", "cusparse-alg2", "serial-loop"})
-    geo("spk-automatic", base);
+    geo("spk-auto", base);
   if (failures) report.note(std::to_string(failures) + " MISMATCHES");
   return failures ? 1 : 0;
 }

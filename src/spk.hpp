@@ -11,10 +11,12 @@
 #include <spk_error.hpp>
 #include <spk_execution_spaces.hpp>
 #include <spk_generators.hpp>
+#include <spk_instances.hpp>
 #include <spk_load.hpp>
 #include <spk_matrix_market.hpp>
 #include <spk_memory_pool.hpp>
 #include <spk_mirror.hpp>
+#include <spk_settings.hpp>
 #include <spk_spgemm.hpp>
 #include <spk_spmv.hpp>
 #include <spk_validate.hpp>

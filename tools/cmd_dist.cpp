@@ -29,7 +29,7 @@ void ensure_mpi() {
 struct DistArgs {
   std::vector<std::string> inputs;
   std::string out, x, space = "default";
-  spk::dist::Partition partition = spk::dist::Partition::rows;
+  spk::dist::Partition partition = spk::dist::Partition::Rows;
   int repeat = 10;
 };
 
@@ -52,7 +52,7 @@ DistArgs parse(const std::vector<std::string>& args) {
     else if (s == "--partition") {
       const std::string p = value();
       if (p != "rows" && p != "nnz") throw UsageError("--partition takes rows or nnz");
-      a.partition = p == "nnz" ? spk::dist::Partition::nnz : spk::dist::Partition::rows;
+      a.partition = p == "nnz" ? spk::dist::Partition::Nnz : spk::dist::Partition::Rows;
     } else if (s.rfind("--kokkos", 0) == 0)
       continue;
     else if (s.rfind("-", 0) == 0)

@@ -35,7 +35,7 @@ int run_spmv(const std::vector<std::string>& args) {
     else if (a == "--algorithm")
       opt.algorithm = spmv_algorithm_from_string(value());
     else if (a == "--transpose")
-      opt.mode = Mode::transpose;
+      opt.mode = Mode::Transpose;
     else if (a == "--repeat")
       repeat = std::max(1, std::stoi(value()));
     else if (a.rfind("--kokkos", 0) == 0)
@@ -50,7 +50,7 @@ int run_spmv(const std::vector<std::string>& args) {
   if (a_path.empty()) throw UsageError("expected a matrix file or generator spec");
   if (y_path.empty()) throw UsageError("expected -o Y.mtx for the result");
   const auto hA = load_csr<double, int, int>(a_path);
-  const bool t = opt.mode == Mode::transpose;
+  const bool t = opt.mode == Mode::Transpose;
   const long long n_in = t ? hA.num_rows() : hA.num_cols();
   Kokkos::View<double**, Kokkos::LayoutLeft, HostDevice> hx;
   if (x_path.empty()) {

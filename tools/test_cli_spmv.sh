@@ -21,7 +21,7 @@ printf '%%%%MatrixMarket matrix array real general\n3 2\n1\n1\n1\n2\n0\n1\n' >"$
 check ones 0 '' -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y1.mtx"
 check ones-values 0 '^3 0 7 $' -- values "$tmp/y1.mtx"
 check header 0 '^%%MatrixMarket matrix array real general' -- head -1 "$tmp/y1.mtx"
-for alg in automatic scalar vector merge_path; do
+for alg in auto automatic scalar vector merge_path; do  # automatic: the old name of auto
   check "x-$alg" 0 '' -- "$spk" spmv "$tmp/A.mtx" -x "$tmp/x.mtx" -o "$tmp/y-$alg.mtx" --algorithm $alg
   check "x-$alg-values" 0 '^7 0 22 $' -- values "$tmp/y-$alg.mtx"
 done

@@ -3,9 +3,13 @@
 // are checked against their block, stream_wait orders two instances, and
 // the host pool hands kept blocks out again, only once, as managed Views.
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <spk_compat.hpp>
 #include <spk_memory_pool.hpp>
+#include <spk_settings.hpp>
 #include <spk_test_utils.hpp>
+#include <string>
 
 namespace {
 
@@ -33,6 +37,44 @@ inline long long count_wrong(Kokkos::View<double*, Dev> v, double a, double b) {
   for (std::size_t i = 0; i < h.extent(0); ++i)
     if (h(i) != a * static_cast<double>(i) + b) ++wrong;
   return wrong;
+}
+
+// priority_instance's streams on CUDA: the side stream at the device's
+// highest priority, the same one at every call, with bin streams of its own
+// at that priority; spk's CUDA pool never lets one stream wait for another
+// to reuse memory.  A template, so that the CUDA calls are compiled for
+// Kokkos::Cuda alone (a discarded `if constexpr` branch outside a template is
+// still compiled).
+template <class Space>
+void expect_priority_streams(const Space& space, const Space& side) {
+#if SPK_KOKKOS_4 && defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
+    EXPECT_NE(side.cuda_stream(), space.cuda_stream());
+    EXPECT_EQ(spk::Impl::priority_instance(space).cuda_stream(), side.cuda_stream());
+    int least = 0, greatest = 0, prio = 1;
+    cudaDeviceGetStreamPriorityRange(&least, &greatest);
+    cudaStreamGetPriority(side.cuda_stream(), &prio);
+    EXPECT_EQ(prio, greatest);
+    const auto mine = spk::Impl::concurrent_instances(space, 4);
+    const auto its = spk::Impl::concurrent_instances(side, 4);
+    ASSERT_EQ(its.size(), 4u);
+    for (const auto& x : its) {
+      cudaStreamGetPriority(x.cuda_stream(), &prio);
+      EXPECT_EQ(prio, greatest);
+      EXPECT_NE(x.cuda_stream(), side.cuda_stream());
+      for (const auto& y : mine) EXPECT_NE(x.cuda_stream(), y.cuda_stream());
+    }
+    if (spk::Impl::memory_pool_enabled()) {
+      int internal = 1;
+      cudaMemPoolGetAttribute(spk::Impl::cuda_memory_pool(space.cuda_device()),
+                              cudaMemPoolReuseAllowInternalDependencies, &internal);
+      EXPECT_EQ(internal, 0);
+    }
+    return;
+  }
+#endif
+  (void)space;
+  (void)side;
 }
 
 }  // namespace
@@ -125,31 +167,7 @@ TEST(TEST_CATEGORY, memory_pool_stream_wait) {
 TEST(TEST_CATEGORY, memory_pool_priority_instance) {
   const ExecSpace space;
   const ExecSpace side = spk::Impl::priority_instance(space);
-#if SPK_KOKKOS_4 && defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-    EXPECT_NE(side.cuda_stream(), space.cuda_stream());
-    EXPECT_EQ(spk::Impl::priority_instance(space).cuda_stream(), side.cuda_stream());
-    int least = 0, greatest = 0, prio = 1;
-    cudaDeviceGetStreamPriorityRange(&least, &greatest);
-    cudaStreamGetPriority(side.cuda_stream(), &prio);
-    EXPECT_EQ(prio, greatest);
-    const auto mine = spk::Impl::concurrent_instances(space, 4);
-    const auto its = spk::Impl::concurrent_instances(side, 4);
-    ASSERT_EQ(its.size(), 4u);
-    for (const auto& x : its) {
-      cudaStreamGetPriority(x.cuda_stream(), &prio);
-      EXPECT_EQ(prio, greatest);
-      EXPECT_NE(x.cuda_stream(), side.cuda_stream());
-      for (const auto& y : mine) EXPECT_NE(x.cuda_stream(), y.cuda_stream());
-    }
-    if (spk::Impl::memory_pool_enabled()) {
-      int internal = 1;
-      cudaMemPoolGetAttribute(spk::Impl::cuda_memory_pool(space.cuda_device()),
-                              cudaMemPoolReuseAllowInternalDependencies, &internal);
-      EXPECT_EQ(internal, 0);
-    }
-  }
-#endif
+  expect_priority_streams(space, side);
   Kokkos::View<double*, Dev> x("test::x", 1 << 20), y("test::y", 1 << 20);
   space.fence();
   for (int rep = 0; rep < 5; ++rep) {
@@ -229,3 +247,147 @@ TEST(TEST_CATEGORY, memory_pool_host_results) {
   EXPECT_EQ(own.extent(0), n);
   EXPECT_EQ(pool.kept_bytes(), 0u);
 }
+
+namespace {
+
+// Settings with the pool's controls changed for one test.
+spk::Settings settings_with(void (*change)(spk::Settings&)) {
+  spk::Settings s = spk::settings();
+  change(s);
+  return s;
+}
+
+// side_streams = CallerOnly: on CUDA every instance spk would use is the
+// caller's stream; max_bin_streams caps the bin streams.  A template, so
+// that the CUDA calls are compiled for Kokkos::Cuda alone.
+template <class Space>
+void expect_caller_only_streams(const Space& space) {
+#if SPK_KOKKOS_4 && defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
+    {
+      const spk::ScopedSettings scoped(
+          settings_with([](spk::Settings& s) { s.side_streams = spk::SideStreams::CallerOnly; }));
+      for (const auto& x : spk::Impl::concurrent_instances(space, 4))
+        EXPECT_EQ(x.cuda_stream(), space.cuda_stream());
+      EXPECT_EQ(spk::Impl::priority_instance(space).cuda_stream(), space.cuda_stream());
+      EXPECT_EQ(spk::Impl::helper_instance(space).cuda_stream(), space.cuda_stream());
+    }
+    const spk::ScopedSettings scoped(
+        settings_with([](spk::Settings& s) { s.max_bin_streams = 2; }));
+    const auto two = spk::Impl::concurrent_instances(space, 4);
+    ASSERT_EQ(two.size(), 2u);
+    EXPECT_NE(two[0].cuda_stream(), two[1].cuda_stream());
+    return;
+  }
+#endif
+  const spk::ScopedSettings scoped(
+      settings_with([](spk::Settings& s) { s.side_streams = spk::SideStreams::CallerOnly; }));
+  EXPECT_FALSE(spk::Impl::concurrent_instances(space, 4).empty());
+}
+
+}  // namespace
+
+// The environment's SPK_* variables override the defaults (read through a
+// lookup, so the test needs no setenv); unknown or empty values leave them.
+TEST(TEST_CATEGORY, settings_from_environment) {
+  const std::map<std::string, std::string> env = {
+      {"SPK_MEMORY_POOL", "0"},           {"SPK_MEMORY_POOL_KEEP_BYTES", "1000"},
+      {"SPK_HOST_POOL_KEEP_BYTES", "77"}, {"SPK_SIDE_STREAMS", "0"},
+      {"SPK_MAX_BIN_STREAMS", "2"},       {"SPK_DIST_IPC", "0"},
+      {"SPK_GPU_AWARE_MPI", "1"},         {"SPK_POOLED_RESULTS", ""},
+      {"SPK_SPGEMM_MAX_SLABS", "3"},      {"SPK_SPGEMM_WARP_SORT", "5:8:6:7:4"},
+      {"SPK_SPGEMM_WARP_SORT_FEW", "0"}};
+  const auto lookup = [&env](const char* name) -> const char* {
+    const auto it = env.find(name);
+    return it == env.end() ? nullptr : it->second.c_str();
+  };
+  const spk::Settings s = spk::Impl::settings_from_environment(spk::Settings(), lookup);
+  EXPECT_FALSE(s.memory_pool);
+  EXPECT_EQ(s.device_pool_keep_bytes, 1000u);
+  EXPECT_EQ(s.host_pool_keep_bytes, 77u);  // the specific variable wins
+  EXPECT_TRUE(s.pooled_results);           // empty: the default
+  EXPECT_EQ(s.side_streams, spk::SideStreams::CallerOnly);
+  EXPECT_EQ(s.max_bin_streams, 2);
+  EXPECT_FALSE(s.dist_ipc);
+  EXPECT_EQ(s.gpu_aware_mpi, spk::GpuAwareMpi::Yes);
+  EXPECT_EQ(s.spgemm.max_slabs.value_or(-1), 3);
+  EXPECT_FALSE(s.spgemm.long_b_row.has_value());
+  EXPECT_EQ(s.spgemm.warp_sort_min_log2.value_or(-1), 5);
+  EXPECT_EQ(s.spgemm.warp_sort_max_log2.value_or(-1), 8);
+  EXPECT_EQ(s.spgemm.warp_sort_min_log2_sym.value_or(-1), 6);
+  EXPECT_EQ(s.spgemm.warp_sort_max_log2_sym.value_or(-1), 7);
+  EXPECT_EQ(s.spgemm.warp_sort_warps.value_or(-1), 4);
+  EXPECT_FALSE(s.spgemm.warp_sort_slots.has_value());
+  EXPECT_EQ(s.spgemm.warp_sort_few, std::optional<bool>(false));
+  // Nothing set: the defaults.
+  const spk::Settings d =
+      spk::Impl::settings_from_environment(spk::Settings(), [](const char*) { return nullptr; });
+  EXPECT_TRUE(d.memory_pool);
+  EXPECT_EQ(d.device_pool_keep_bytes, 0u);
+  EXPECT_EQ(d.side_streams, spk::SideStreams::Own);
+  EXPECT_EQ(d.max_bin_streams, 4);
+  EXPECT_EQ(d.gpu_aware_mpi, spk::GpuAwareMpi::Detect);
+  EXPECT_FALSE(d.spgemm.warp_sort_min_log2.has_value());
+  // Per-call overrides come before the settings'.
+  spk::SpgemmTuningOverrides call;
+  call.max_slabs = 9;
+  const auto merged = call.or_else(s.spgemm);
+  EXPECT_EQ(merged.max_slabs.value_or(-1), 9);
+  EXPECT_EQ(merged.warp_sort_max_log2.value_or(-1), 8);
+}
+
+// ScopedSettings puts the previous settings back; the pool follows what is
+// installed now: off, Kokkos allocations; a host keep cap below a block,
+// nothing kept; pooled_results off, results are Kokkos allocations.
+TEST(TEST_CATEGORY, settings_drive_the_pools) {
+  const spk::Settings before = spk::settings();
+  if (!before.memory_pool) GTEST_SKIP() << "spk's pool is off (SPK_MEMORY_POOL=0)";
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  using HostView = Kokkos::View<double*, Kokkos::HostSpace>;
+  const Host host;
+  auto& pool = spk::Impl::HostMemoryPool::instance();
+  const std::size_t n = 300007;  // 2.4 MB: served by the host pool when it is on
+  spk::trim_memory_pool();
+  {
+    const spk::ScopedSettings scoped(settings_with([](spk::Settings& s) {
+      s.memory_pool = false;
+      s.host_pool_keep_bytes = 12345;
+    }));
+    EXPECT_FALSE(spk::Impl::memory_pool_enabled());
+    EXPECT_EQ(pool.keep_limit(), 12345u);
+    {
+      spk::Impl::TempView<double, Host> t(host, "test::unpooled", n);
+      for (std::size_t i = 0; i < n; ++i) t.view(i) = 1.0;
+    }
+    EXPECT_EQ(pool.kept_bytes(), 0u);
+  }
+  EXPECT_EQ(spk::settings().memory_pool, before.memory_pool);
+  EXPECT_EQ(spk::settings().host_pool_keep_bytes, before.host_pool_keep_bytes);
+  {
+    // A cap below one block: freed blocks go back to the system at once.
+    const spk::ScopedSettings scoped(
+        settings_with([](spk::Settings& s) { s.host_pool_keep_bytes = 4096; }));
+    { spk::Impl::TempView<double, Host> t(host, "test::capped", n); }
+    EXPECT_EQ(pool.kept_bytes(), 0u);
+  }
+  {
+    // The default cap keeps the block.
+    { spk::Impl::TempView<double, Host> t(host, "test::kept", n); }
+    EXPECT_EQ(pool.kept_bytes(), pool.block_bytes(n * sizeof(double)));
+    spk::trim_memory_pool();
+  }
+  {
+    const spk::ScopedSettings scoped(
+        settings_with([](spk::Settings& s) { s.pooled_results = false; }));
+    { const auto r = spk::Impl::result_view<HostView>(host, "test::plain", n, true); }
+    EXPECT_EQ(pool.kept_bytes(), 0u);
+  }
+  if (SPK_CAN_ADOPT_ALLOCATIONS) {
+    { const auto r = spk::Impl::result_view<HostView>(host, "test::pooled", n, true); }
+    EXPECT_EQ(pool.kept_bytes(), pool.block_bytes(n * sizeof(double)));
+    spk::trim_memory_pool();
+  }
+}
+
+// side_streams and max_bin_streams decide which instances spk runs on.
+TEST(TEST_CATEGORY, settings_side_streams) { expect_caller_only_streams(ExecSpace()); }

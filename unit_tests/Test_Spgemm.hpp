@@ -105,7 +105,7 @@ H product_bound(const H& A, const H& B) {
 template <class S, class O, class F>
 void check_product(const spk::CsrMatrix<S, O, F, spk::HostDevice>& A_h,
                    const spk::CsrMatrix<S, O, F, spk::HostDevice>& B_h, const std::string& what,
-                   bool few_configs = false) {
+                   bool few_configs = false, const spk::SpgemmTuningOverrides& tuning = {}) {
   const auto ref = spk::reference::spgemm(A_h, B_h);
   const auto bound = product_bound(A_h, B_h);
   auto A = spk::create_mirror_view_and_copy(ExecSpace(), A_h);
@@ -116,7 +116,9 @@ void check_product(const spk::CsrMatrix<S, O, F, spk::HostDevice>& A_h,
         cname != "binned-small-scratch/unsorted")
       continue;
     SCOPED_TRACE(what + " [" + cfg.name + "]");
-    spk::SpgemmHandle<O, F, ExecSpace> handle(cfg.options);
+    spk::SpgemmOptions options = cfg.options;
+    options.tuning = tuning;
+    spk::SpgemmHandle<O, F, ExecSpace> handle(options);
     spk::CsrMatrix<S, O, F, ExecSpace> C;
     spk::spgemm_symbolic(ExecSpace(), handle, A, B, C);
     ASSERT_EQ(static_cast<long long>(handle.nnz()), static_cast<long long>(ref.nnz()));
@@ -127,8 +129,8 @@ void check_product(const spk::CsrMatrix<S, O, F, spk::HostDevice>& A_h,
                   int(handle.algorithm()), int(lp.kind), (unsigned long long)lp.slab_capacity,
                   lp.num_slabs);
       for (auto& b : handle.bins())
-        std::printf(" [g%d 2^%d T%d n=%lld]", b.group, b.log2_capacity, b.team_size,
-                    (long long)(b.end - b.begin));
+        std::printf(" [%s 2^%d T%d n=%lld]", spk::Impl::to_string(b.kernel), b.log2_capacity,
+                    b.team_size, (long long)(b.end - b.begin));
       std::printf("\n");
     }
     spk_test::poison(C.col_idx());
@@ -276,15 +278,17 @@ TEST(TEST_CATEGORY, spgemm_many_rows) {
   check_product(A, random_sparse_rows(60000, 150, 6, 33), "60000 rows, 150-column B", true);
   check_product(A, random_sparse_rows(60000, (1 << 24) + 3, 6, 34), "60000 rows, 2^24+3 columns",
                 true);
-  if (!spk::Impl::is_host_space_v<ExecSpace> && !std::getenv("SPK_SPGEMM_WARP_SORT")) {
+  if (!spk::Impl::is_host_space_v<ExecSpace>) {
     // Every bin sorted, by groups of 8 and 16 lanes too (4 products per
-    // lane), in both phases: the tuning knob of spk_spgemm_binned.hpp.
-    struct Knob {  // unset again however the checks end
-      Knob() { setenv("SPK_SPGEMM_WARP_SORT", "5:8:5:8:4:4", 1); }
-      ~Knob() { unsetenv("SPK_SPGEMM_WARP_SORT"); }
-    } knob;
-    check_product(A, random_sparse_rows(60000, 60000, 6, 32), "sub-warp rows, wide B", true);
-    check_product(A, random_sparse_rows(60000, 150, 6, 33), "sub-warp rows, 150-column B", true);
+    // lane), in both phases: the tuning overrides of the options.
+    spk::SpgemmTuningOverrides sort_all;
+    sort_all.warp_sort_min_log2 = sort_all.warp_sort_min_log2_sym = 5;
+    sort_all.warp_sort_max_log2 = sort_all.warp_sort_max_log2_sym = 8;
+    sort_all.warp_sort_warps = sort_all.warp_sort_slots = 4;
+    check_product(A, random_sparse_rows(60000, 60000, 6, 32), "sub-warp rows, wide B", true,
+                  sort_all);
+    check_product(A, random_sparse_rows(60000, 150, 6, 33), "sub-warp rows, 150-column B", true,
+                  sort_all);
   }
 }
 
@@ -783,7 +787,7 @@ TEST(TEST_CATEGORY, spgemm_host_small_sort) {
     std::set<int> words;
     for (int k = ref.row_map()(i); k < ref.row_map()(i + 1); ++k)
       words.insert(ref.col_idx()(k) >> 6);
-    mid_rows += words.size() > spk::Impl::host_sort_words &&
+    mid_rows += words.size() > spk::SpgemmHostPolicy::sort_words &&
                 words.size() <= spk::Impl::host_avx512_sort_max;
   }
   ASSERT_GT(mid_rows, 1000);

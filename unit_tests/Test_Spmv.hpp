@@ -28,8 +28,8 @@ using HostMulti = Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace>;
 
 inline const std::vector<spk::SpmvAlgorithm>& algorithms() {
   static const std::vector<spk::SpmvAlgorithm> a = {
-      spk::SpmvAlgorithm::automatic, spk::SpmvAlgorithm::scalar, spk::SpmvAlgorithm::vector,
-      spk::SpmvAlgorithm::merge_path};
+      spk::SpmvAlgorithm::Auto, spk::SpmvAlgorithm::Scalar, spk::SpmvAlgorithm::Vector,
+      spk::SpmvAlgorithm::MergePath};
   return a;
 }
 
@@ -94,7 +94,7 @@ inline void check_with(const HostCsr& A, Format format, const spk::SpmvOptions& 
                        double alpha, double beta, std::uint64_t seed, const std::string& what) {
   const spk::Mode mode = opt.mode;
   const spk::SpmvAlgorithm alg = opt.algorithm;
-  const bool t = mode == spk::Mode::transpose;
+  const bool t = mode == spk::Mode::Transpose;
   const size_t n_in = t ? A.num_rows() : A.num_cols();
   const size_t n_out = t ? A.num_cols() : A.num_rows();
   const size_t cols = nv == 0 ? 1 : nv;
@@ -170,17 +170,17 @@ inline void check(const HostCsr& A, Format format, spk::SpmvAlgorithm alg, spk::
 /// without a plan; CSC and COO in both modes.
 inline void check_all(const HostCsr& A, const std::string& what, bool thorough = true) {
   std::uint64_t seed = 100;
-  for (auto mode : {spk::Mode::normal, spk::Mode::transpose}) {
+  for (auto mode : {spk::Mode::Normal, spk::Mode::Transpose}) {
     for (auto alg : algorithms()) {
       for (int nv : {0, 3}) {
-        if (!thorough && nv == 3 && alg != spk::SpmvAlgorithm::automatic) continue;
+        if (!thorough && nv == 3 && alg != spk::SpmvAlgorithm::Auto) continue;
         check(A, Format::csr, alg, mode, nv, 1.0, 0.0, ++seed, what);
         check(A, Format::csr_plan, alg, mode, nv, -0.5, 1.5, ++seed, what);
       }
     }
     for (auto f : {Format::csc, Format::coo}) {
-      check(A, f, spk::SpmvAlgorithm::automatic, mode, 0, 2.0, 0.0, ++seed, what);
-      check(A, f, spk::SpmvAlgorithm::automatic, mode, 2, 1.0, -1.0, ++seed, what);
+      check(A, f, spk::SpmvAlgorithm::Auto, mode, 0, 2.0, 0.0, ++seed, what);
+      check(A, f, spk::SpmvAlgorithm::Auto, mode, 2, 1.0, -1.0, ++seed, what);
     }
   }
 }
@@ -306,7 +306,7 @@ TEST(TEST_CATEGORY, spmv_tiny) {
     Kokkos::View<double*, typename Exec::memory_space> xt("xt", 3), yt("yt", 4);
     Kokkos::deep_copy(xt, 1.0);
     Kokkos::deep_copy(yt, 1.0);
-    opt.mode = spk::Mode::transpose;
+    opt.mode = spk::Mode::Transpose;
     spk::spmv(space, 2.0, dA, xt, 1.0, yt, opt);
     auto hyt = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), yt);
     EXPECT_EQ(hyt(0), 3.0);
@@ -346,13 +346,13 @@ TEST(TEST_CATEGORY, spmv_degenerate) {
   check_all(random_matrix(50, 60, 0, 6), "empty 50x60", false);
   check_all(random_matrix(1, 1, 1, 7), "1x1", false);
   HostCsr none("none", 0, 5, 0);
-  check(none, Format::csr, spk::SpmvAlgorithm::merge_path, spk::Mode::transpose, 0, 1, 0.5, 8,
+  check(none, Format::csr, spk::SpmvAlgorithm::MergePath, spk::Mode::Transpose, 0, 1, 0.5, 8,
         "0x5");
   HostCsr nocols("nocols", 7, 0, 0);
-  check(nocols, Format::csr, spk::SpmvAlgorithm::vector, spk::Mode::normal, 2, 1, 0.5, 9, "7x0");
+  check(nocols, Format::csr, spk::SpmvAlgorithm::Vector, spk::Mode::Normal, 2, 1, 0.5, 9, "7x0");
   auto A = random_matrix(300, 200, 2000, 10);
   for (auto alg : algorithms())
-    check(A, Format::csr, alg, spk::Mode::normal, 0, 0.0, 3.0, 11, "alpha = 0");
+    check(A, Format::csr, alg, spk::Mode::Normal, 0, 0.0, 3.0, 11, "alpha = 0");
 }
 
 TEST(TEST_CATEGORY, spmv_explicit_launch_shapes) {
@@ -361,7 +361,7 @@ TEST(TEST_CATEGORY, spmv_explicit_launch_shapes) {
   for (int vl : {1, 2, 8, 32})
     for (int ts : {1, 4, 64}) {
       spk::SpmvOptions opt;
-      opt.algorithm = spk::SpmvAlgorithm::vector;
+      opt.algorithm = spk::SpmvAlgorithm::Vector;
       opt.vector_length = vl;
       opt.team_size = ts;
       Exec space;
@@ -376,12 +376,12 @@ TEST(TEST_CATEGORY, spmv_explicit_launch_shapes) {
       spk::spmv(space, plan, 1.0, dA, x, 0.0, y);
       Kokkos::deep_copy(Kokkos::subview(hy, Kokkos::ALL, 0), y);
       spk::reference::spmv(1.0, A, hx, 0.0, ref);
-      expect_close(A, spk::Mode::normal, 1.0, hx, 0.0, y0, hy, ref,
+      expect_close(A, spk::Mode::Normal, 1.0, hx, 0.0, y0, hy, ref,
                    "vector_length " + std::to_string(vl) + " team_size " + std::to_string(ts));
     }
   for (int items : {1, 3, 7, 64, 100000}) {
     spk::SpmvOptions opt;
-    opt.algorithm = spk::SpmvAlgorithm::merge_path;
+    opt.algorithm = spk::SpmvAlgorithm::MergePath;
     opt.merge_path_items = items;
     for (int nv : {0, 4}) {
       Exec space;
@@ -405,7 +405,7 @@ TEST(TEST_CATEGORY, spmv_explicit_launch_shapes) {
         spk::spmv(space, plan, 1.0, dA, x, 2.0, y);
       }
       Kokkos::deep_copy(hy, y);
-      expect_close(A, spk::Mode::normal, 1.0, hx, 2.0, y0, hy, ref,
+      expect_close(A, spk::Mode::Normal, 1.0, hx, 2.0, y0, hy, ref,
                    "merge_path items " + std::to_string(items) + " nv " + std::to_string(nv));
     }
   }
@@ -422,17 +422,17 @@ TEST(TEST_CATEGORY, spmv_medium_rows) {
   std::uint64_t seed = 500;
   for (int lanes : {1, 2, 4, 8, 16, 32}) {
     spk::SpmvOptions opt;
-    opt.algorithm = spk::SpmvAlgorithm::vector;
+    opt.algorithm = spk::SpmvAlgorithm::Vector;
     opt.vector_length = lanes;
     const std::string what = "medium rows, lanes " + std::to_string(lanes);
-    for (auto mode : {spk::Mode::normal, spk::Mode::transpose}) {
+    for (auto mode : {spk::Mode::Normal, spk::Mode::Transpose}) {
       opt.mode = mode;
       check_with(A, Format::csr, opt, 0, 1.0, 0.0, ++seed, what);
       check_with(A, Format::csr_plan, opt, 3, -0.5, 1.5, ++seed, what);
       check_with(A, Format::csr_plan, opt, 0, 2.0, -1.0, ++seed, what);
     }
     spk::SpmvOptions many = opt;
-    many.mode = spk::Mode::normal;
+    many.mode = spk::Mode::Normal;
     many.team_size = 3;
     spk::SpmvTuning t = spk::spmv_tuning(Exec());
     t.min_teams = 1;
@@ -467,7 +467,7 @@ TEST(TEST_CATEGORY, spmv_vector_kernel) {
           Kokkos::deep_copy(ref, y0);
           spk::reference::spmv(alpha, hA, hx, beta, ref);
           spk::SpmvLaunch L;
-          L.algorithm = spk::SpmvAlgorithm::vector;
+          L.algorithm = spk::SpmvAlgorithm::Vector;
           L.vector_length = lanes;
           L.team_size = groups;
           L.rows_per_thread = rows_per_group;
@@ -490,7 +490,7 @@ TEST(TEST_CATEGORY, spmv_vector_kernel) {
             launch(x, y);
             Kokkos::deep_copy(hy, y);
           }
-          expect_close(hA, spk::Mode::normal, alpha, hx, beta, y0, hy, ref,
+          expect_close(hA, spk::Mode::Normal, alpha, hx, beta, y0, hy, ref,
                        "vector kernel, lanes " + std::to_string(lanes) + ", groups " +
                            std::to_string(groups) + ", rows a group " +
                            std::to_string(rows_per_group) + ", nv " + std::to_string(nv));
@@ -560,9 +560,9 @@ TEST(TEST_CATEGORY, spmv_tuning_options) {
   EXPECT_EQ(spk::spmv_tuning_cuda(80), spk::spmv_tuning_gpu_generic());
   const auto stencil27 = grid_matrix(10, true);
   spk::SpmvTuning t = spk::spmv_tuning_cuda_sm90();
-  EXPECT_EQ(spk::Impl::spmv_gpu_class(t, host_stats(stencil27), true), spk::SpmvAlgorithm::vector);
+  EXPECT_EQ(spk::Impl::spmv_gpu_class(t, host_stats(stencil27), true), spk::SpmvAlgorithm::Vector);
   t.scalar_max_mean = 100;
-  EXPECT_EQ(spk::Impl::spmv_gpu_class(t, host_stats(stencil27), true), spk::SpmvAlgorithm::scalar);
+  EXPECT_EQ(spk::Impl::spmv_gpu_class(t, host_stats(stencil27), true), spk::SpmvAlgorithm::Scalar);
   t = spk::spmv_tuning_cuda_sm90();
   t.entries_per_lane = 1;  // CUSP's lanes = mean
   EXPECT_EQ(spk::Impl::spmv_lanes(t, host_stats(stencil27), true), 32);
@@ -582,11 +582,11 @@ TEST(TEST_CATEGORY, spmv_tuning_options) {
     opt.tuning->host_block_imbalance_max = 1e9;
   } else {
     opt.tuning->scalar_max_mean = 100;
-    EXPECT_EQ(before, spk::SpmvAlgorithm::vector);
+    EXPECT_EQ(before, spk::SpmvAlgorithm::Vector);
   }
   plan.prepare(space, A, opt);
-  EXPECT_EQ(plan.algorithm(), spk::SpmvAlgorithm::scalar);
-  if (host && spk::Impl::concurrency(space) > 1) EXPECT_EQ(before, spk::SpmvAlgorithm::merge_path);
+  EXPECT_EQ(plan.algorithm(), spk::SpmvAlgorithm::Scalar);
+  if (host && spk::Impl::concurrency(space) > 1) EXPECT_EQ(before, spk::SpmvAlgorithm::MergePath);
   check_with(hA, Format::csr_plan, opt, 0, 1.0, 0.0, 700, "tuned");
   // Policies with zero knobs (all zero; the host policy on a GPU space) still
   // give a valid launch.
@@ -613,8 +613,8 @@ TEST(TEST_CATEGORY, spmv_plan) {
   // Skewed: the balanced split; one host thread has nothing to balance.
   const bool one_thread = spk::Impl::is_host_space_v<Exec> && spk::Impl::concurrency(space) == 1;
   EXPECT_EQ(plan.algorithm(),
-            one_thread ? spk::SpmvAlgorithm::scalar : spk::SpmvAlgorithm::merge_path);
-  EXPECT_NE(plan.algorithm(), spk::SpmvAlgorithm::automatic);
+            one_thread ? spk::SpmvAlgorithm::Scalar : spk::SpmvAlgorithm::MergePath);
+  EXPECT_NE(plan.algorithm(), spk::SpmvAlgorithm::Auto);
   // Handed another matrix, the plan recomputes itself.
   Kokkos::View<double*, typename Exec::memory_space> x("x", stencil.num_cols()),
       y("y", stencil.num_rows());
@@ -670,7 +670,7 @@ TEST(TEST_CATEGORY, spmv_host_row_blocks) {
               Kokkos::deep_copy(ref, y0);
               spk::reference::spmv(1.25, hA, hx, beta, ref);
               spk::SpmvLaunch L;
-              L.algorithm = spk::SpmvAlgorithm::scalar;
+              L.algorithm = spk::SpmvAlgorithm::Scalar;
               L.row_blocks = blocks;
               const Starts given = precomputed ? starts : Starts();
               using CV = Kokkos::View<double**, Kokkos::LayoutLeft, MS>;
@@ -706,7 +706,7 @@ TEST(TEST_CATEGORY, spmv_host_row_blocks) {
                 launch(x, y);
                 Kokkos::deep_copy(hy, y);
               }
-              expect_close(hA, spk::Mode::normal, 1.25, hx, beta, y0, hy, ref,
+              expect_close(hA, spk::Mode::Normal, 1.25, hx, beta, y0, hy, ref,
                            what + " [blocks " + std::to_string(blocks) +
                                (precomputed ? ", plan starts" : ", searched") + ", shape " +
                                std::to_string(shape) + ", beta " + std::to_string(beta) + "]");
@@ -717,11 +717,11 @@ TEST(TEST_CATEGORY, spmv_host_row_blocks) {
     // automatic takes the row blocks on regular rows and merge_path when one
     // row is a large part of a thread's share.
     auto stencil = spk::create_mirror_view_and_copy(space, spk::poisson2d<double, int, int>(50));
-    EXPECT_EQ(spk::SpmvPlan(space, stencil).algorithm(), spk::SpmvAlgorithm::scalar);
+    EXPECT_EQ(spk::SpmvPlan(space, stencil).algorithm(), spk::SpmvAlgorithm::Scalar);
     if (spk::Impl::concurrency(space) > 1) {
       auto skewed = spk::create_mirror_view_and_copy(
           space, random_matrix(3000, 50000, 6000, 22, 1700, 40000));
-      EXPECT_EQ(spk::SpmvPlan(space, skewed).algorithm(), spk::SpmvAlgorithm::merge_path);
+      EXPECT_EQ(spk::SpmvPlan(space, skewed).algorithm(), spk::SpmvAlgorithm::MergePath);
     }
   }
 }
@@ -738,7 +738,7 @@ TEST(TEST_CATEGORY, spmv_bad_input) {
   EXPECT_THROW(spk::spmv(space, A, x20, y20), spk::ShapeMismatch);
   EXPECT_THROW(spk::spmv(space, A, X, Y), spk::ShapeMismatch);
   spk::SpmvOptions t;
-  t.mode = spk::Mode::transpose;
+  t.mode = spk::Mode::Transpose;
   EXPECT_THROW(spk::spmv(space, A, x20, y30, t), spk::ShapeMismatch);
   EXPECT_NO_THROW(spk::spmv(space, A, x30, y20, t));
   try {
@@ -752,7 +752,7 @@ TEST(TEST_CATEGORY, spmv_bad_input) {
   spk::SpmvPlan plan(space, A);
   EXPECT_THROW(spk::spmv(space, plan, 1.0, A, x30, 0.0, y30), spk::ShapeMismatch);
   EXPECT_THROW(spk::spmv_algorithm_from_string("fastest"), spk::Error);
-  EXPECT_EQ(spk::spmv_algorithm_from_string("merge_path"), spk::SpmvAlgorithm::merge_path);
+  EXPECT_EQ(spk::spmv_algorithm_from_string("merge_path"), spk::SpmvAlgorithm::MergePath);
 }
 
 // Every real matrix in ../shared/matrices and its small/ folder (rectangular

@@ -142,7 +142,7 @@ int main(int argc, char* argv[]) {
     double tol = 1e-10;
     int max_iter = 10000;
     bool jacobi = false;
-    auto algorithm = spk::SpmvAlgorithm::automatic;
+    auto algorithm = spk::SpmvAlgorithm::Auto;
     try {
       for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];

@@ -247,7 +247,7 @@ TYPED_TEST(Dist, ScatterGatherRoundTrip) {
       {"50x23", spk::random_uniform(50, 23, 6, 6)},
   };
   for (auto& [name, A] : cases)
-    for (auto part : {spk::dist::Partition::rows, spk::dist::Partition::nnz}) {
+    for (auto part : {spk::dist::Partition::Rows, spk::dist::Partition::Nnz}) {
       auto dA = DMat<D>::scatter(world(), rank() == 0 ? A : HostCsr(), part);
       EXPECT_EQ(dA.num_rows(), A.num_rows()) << name;
       EXPECT_EQ(dA.num_cols(), A.num_cols()) << name;
@@ -447,7 +447,7 @@ TYPED_TEST(Dist, RealMatrices) {
                            "small/empty_3x4.mtx.gz", "cage10.mtx.gz"}) {
     const std::string path = spk_test::join(spk_test::matrix_dir(), name);
     auto A = spk::read_csr<double, int, int>(path);
-    for (auto part : {spk::dist::Partition::rows, spk::dist::Partition::nnz}) {
+    for (auto part : {spk::dist::Partition::Rows, spk::dist::Partition::Nnz}) {
       auto dA = DMat<D>::read_matrix_market(world(), path, part);
       auto G = dA.gather();
       if (rank() == 0) spk_test::expect_csr_equal(G, A, 0, name);
@@ -546,11 +546,11 @@ TYPED_TEST(Dist, ReadMatrixMarketParallel) {
     SharedFile f(text);
     HostCsr A;
     if (rank() == 0) A = spk::read_csr<double, int, int>(f.path());
-    for (auto part : {spk::dist::Partition::rows, spk::dist::Partition::nnz}) {
+    for (auto part : {spk::dist::Partition::Rows, spk::dist::Partition::Nnz}) {
       auto dA = DMat<D>::read_matrix_market_parallel(world(), f.path(), part);
       auto G = dA.gather();
       if (rank() == 0) spk_test::expect_csr_equal(G, A, 0, name);
-      if (part == spk::dist::Partition::rows) {
+      if (part == spk::dist::Partition::Rows) {
         EXPECT_EQ(dA.row_layout().local_size(),
                   spk::dist::RowLayout::balanced(world(), dA.num_rows()).local_size());
       }
@@ -616,8 +616,10 @@ TYPED_TEST(Dist, ExchangeViewsRing) {
   const int p = nranks(), me = rank();
   auto count = [](int s, int r, long long scale) { return scale * (1 + s + 2 * r); };
   auto value = [](int s, int r, long long k) { return s * 1e6 + r * 1e3 + (k % 997) + 0.5; };
-  for (const char* ipc : {"1", "0"}) {
-    setenv("SPK_DIST_IPC", ipc, 1);
+  for (const bool ipc : {true, false}) {
+    spk::Settings with_ipc = spk::settings();
+    with_ipc.dist_ipc = ipc;
+    const spk::ScopedSettings scoped(with_ipc);
     MPI_Comm comm;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     spk::dist::Impl::exchanges_use_ipc<Mem>(comm);  // collective: decided here
@@ -640,11 +642,10 @@ TYPED_TEST(Dist, ExchangeViewsRing) {
       for (std::size_t n = 0; n < nb.size(); ++n)
         for (long long k = 0; k < rd[n + 1] - rd[n]; ++k)
           bad += hr(rd[n] + k) != value(nb[n], me, k) ? 1 : 0;
-      EXPECT_EQ(bad, 0) << "SPK_DIST_IPC=" << ipc << " scale " << scale << " rank " << me;
+      EXPECT_EQ(bad, 0) << "dist_ipc " << ipc << " scale " << scale << " rank " << me;
     }
     MPI_Comm_free(&comm);
   }
-  unsetenv("SPK_DIST_IPC");
 }
 
 TYPED_TEST(Dist, BadInputThrowsOnEveryRank) {

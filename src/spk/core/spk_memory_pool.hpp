@@ -27,14 +27,17 @@
 // pages asked for; smaller ones are multiples of 64 KiB.  Arrays below 64 KiB
 // are Kokkos allocations.
 //
-// Controls (environment, read at the first pooled allocation):
-//   SPK_MEMORY_POOL=0                  temporaries and results come from
-//                                      Kokkos (no pool)
-//   SPK_MEMORY_POOL_KEEP_BYTES=<n>     release threshold of each pool: bytes
-//                                      it keeps when idle (default: a quarter
-//                                      of the device's memory; on the host an
-//                                      eighth of the physical memory)
-// spk::trim_memory_pool() gives the kept memory back.  Pool allocations are
+// Controls: spk::Settings (spk_settings.hpp), read at each allocation:
+//   memory_pool            false: temporaries and results come from Kokkos
+//   device_pool_keep_bytes release threshold of each device's pool: bytes it
+//                          keeps when idle (0: a quarter of the device's
+//                          memory)
+//   host_pool_keep_bytes   the same for the host pool (0: an eighth of the
+//                          physical memory)
+//   pooled_results         false: results are Kokkos allocations even where
+//                          spk can adopt pool memory into a View
+// (environment: SPK_MEMORY_POOL, SPK_MEMORY_POOL_KEEP_BYTES, ...; see
+// spk_settings.hpp).  spk::trim_memory_pool() gives the kept memory back.  Pool allocations are
 // reported to Kokkos' profiling hooks (space "spk::pool"), so memory tools
 // see them.
 #pragma once
@@ -42,12 +45,15 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <cstdlib>
+#include <impl/spk_adopted_view.hpp>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <spk_compat.hpp>
 #include <spk_device.hpp>
 #include <spk_error.hpp>
+#include <spk_instances.hpp>
+#include <spk_settings.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -59,12 +65,13 @@
 namespace spk {
 namespace Impl {
 
-inline bool memory_pool_enabled() {
-  static const bool on = [] {
-    const char* e = std::getenv("SPK_MEMORY_POOL");
-    return !(e && std::string(e) == "0");
-  }();
-  return on;
+/// Whether spk's pools serve its allocations now (Settings::memory_pool).
+inline bool memory_pool_enabled() { return settings().memory_pool; }
+
+/// Whether results handed to the caller may come from the pools
+/// (Settings::pooled_results, and a Kokkos that lets spk adopt memory).
+inline bool pooled_results_enabled() {
+  return SPK_CAN_ADOPT_ALLOCATIONS && settings().memory_pool && settings().pooled_results;
 }
 
 inline void pool_report_allocation(void* p, std::size_t bytes, const std::string& label) {
@@ -73,11 +80,6 @@ inline void pool_report_allocation(void* p, std::size_t bytes, const std::string
 
 inline void pool_report_free(void* p, std::size_t bytes, const std::string& label) {
   Kokkos::Tools::deallocateData(Kokkos::Tools::make_space_handle("spk::pool"), label, p, bytes);
-}
-
-inline std::uint64_t pool_keep_bytes_from_env(std::uint64_t fallback) {
-  const char* s = std::getenv("SPK_MEMORY_POOL_KEEP_BYTES");
-  return s ? std::strtoull(s, nullptr, 10) : fallback;
 }
 
 /// spk's pool of host memory (see the top of this file): one per process,
@@ -142,13 +144,14 @@ class HostMemoryPool {
   /// Takes back a block from allocate (`bytes`: the size it gave).
   void release(void* p, std::size_t bytes) {
     std::vector<void*> drop;
+    const std::size_t keep = keep_limit();
     {
       const std::lock_guard<std::mutex> lock(mutex_);
-      if (closed_ || bytes > keep_) {
+      if (closed_ || bytes > keep) {
         drop.push_back(p);
       } else {
         // Room for it: the smallest kept blocks go first.
-        while (kept_ + bytes > keep_ && !free_.empty()) {
+        while (kept_ + bytes > keep && !free_.empty()) {
           kept_ -= free_.begin()->first;
           drop.push_back(free_.begin()->second);
           free_.erase(free_.begin());
@@ -176,8 +179,12 @@ class HostMemoryPool {
     return kept_;
   }
 
-  /// Most bytes kept at once (1/8 of RAM or SPK_MEMORY_POOL_KEEP_BYTES).
-  std::size_t keep_limit() const noexcept { return keep_; }
+  /// Most bytes kept at once: Settings::host_pool_keep_bytes, by default
+  /// an eighth of the physical memory.
+  std::size_t keep_limit() const {
+    const std::uint64_t keep = settings().host_pool_keep_bytes;
+    return keep ? static_cast<std::size_t>(keep) : default_keep_;
+  }
 
  private:
   HostMemoryPool() {
@@ -186,7 +193,7 @@ class HostMemoryPool {
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     if (pages > 0 && page > 0) phys = std::uint64_t(pages) * std::uint64_t(page);
 #endif
-    keep_ = pool_keep_bytes_from_env(phys / 8);
+    default_keep_ = static_cast<std::size_t>(phys / 8);
   }
   void close() {
     {
@@ -198,7 +205,7 @@ class HostMemoryPool {
 
   std::mutex mutex_;
   std::multimap<std::size_t, void*> free_;  // kept blocks by size
-  std::size_t kept_ = 0, keep_ = 0;
+  std::size_t kept_ = 0, default_keep_ = 0;
   bool closed_ = false;
 };
 
@@ -215,7 +222,7 @@ inline bool host_pool_serves(std::size_t bytes) {
 /// into a managed View).
 template <class M>
 inline bool host_result_pooled(std::size_t bytes, bool pooled) {
-  return SPK_CAN_ADOPT_ALLOCATIONS && pooled && host_pool_serves<M>(bytes);
+  return pooled && pooled_results_enabled() && host_pool_serves<M>(bytes);
 }
 
 /// `bytes` from the host pool, reported to the profiling hooks; `got` is
@@ -280,27 +287,51 @@ class HostPoolBlock {
 #endif
 
 #if defined(KOKKOS_ENABLE_CUDA)
+/// spk's pool on one device and the release threshold last set on it.
+struct CudaDevicePool {
+  cudaMemPool_t pool = nullptr;
+  std::uint64_t keep = 0;
+};
+
+/// The release threshold Settings::device_pool_keep_bytes asks of `device`'s
+/// pool (0 there: a quarter of the device's memory).
+inline std::uint64_t cuda_pool_keep_bytes(int device) {
+  if (const std::uint64_t keep = settings().device_pool_keep_bytes) return keep;
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, device);
+  return prop.totalGlobalMem / 4;
+}
+
 /// spk's pool on one device: created at first use, destroyed at
-/// Kokkos::finalize (outstanding blocks are released when freed).
+/// Kokkos::finalize (outstanding blocks are released when freed); its
+/// release threshold follows Settings::device_pool_keep_bytes when that
+/// changes.
 inline cudaMemPool_t cuda_memory_pool(int device) {
   static std::mutex mutex;
-  static std::vector<cudaMemPool_t>* pools = nullptr;
+  static std::vector<CudaDevicePool>* pools = nullptr;
   std::lock_guard<std::mutex> lock(mutex);
   if (!pools) {
     int n = 0;
     cudaGetDeviceCount(&n);
-    pools = new std::vector<cudaMemPool_t>(n > 0 ? n : 1, nullptr);
+    pools = new std::vector<CudaDevicePool>(n > 0 ? n : 1);
     Kokkos::push_finalize_hook([]() {
       std::lock_guard<std::mutex> l(mutex);
       for (auto p : *pools)
-        if (p) cudaMemPoolDestroy(p);
+        if (p.pool) cudaMemPoolDestroy(p.pool);
       delete pools;
       pools = nullptr;
     });
   }
   SPK_REQUIRE(device >= 0 && device < static_cast<int>(pools->size()), Error,
               "spk memory pool: no CUDA device ", device);
-  cudaMemPool_t& pool = (*pools)[device];
+  CudaDevicePool& entry = (*pools)[device];
+  cudaMemPool_t& pool = entry.pool;
+  const std::uint64_t asked = settings().device_pool_keep_bytes;
+  if (pool && asked != entry.keep) {
+    std::uint64_t keep = cuda_pool_keep_bytes(device);
+    cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+    entry.keep = asked;
+  }
   if (!pool) {
     cudaMemPoolProps props = {};
     props.allocType = cudaMemAllocationTypePinned;
@@ -309,10 +340,9 @@ inline cudaMemPool_t cuda_memory_pool(int device) {
     const cudaError_t e = cudaMemPoolCreate(&pool, &props);
     SPK_REQUIRE(e == cudaSuccess, Error, "spk memory pool: cudaMemPoolCreate on device ", device,
                 ": ", cudaGetErrorString(e));
-    cudaDeviceProp prop;
-    cudaGetDeviceProperties(&prop, device);
-    std::uint64_t keep = pool_keep_bytes_from_env(prop.totalGlobalMem / 4);
+    std::uint64_t keep = cuda_pool_keep_bytes(device);
     cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+    entry.keep = asked;
     // Memory freed on one stream is reused on another only once the free
     // has run or is ordered before by events, never by making the
     // allocating stream wait for the freeing one: work on a second stream
@@ -454,13 +484,14 @@ View pooled_view(const ExecSpace& space, std::vector<std::shared_ptr<void>>& own
 
 /// A managed View (of type View) of n values handed to the caller, e.g. C's
 /// arrays.  With `pooled` on CUDA (and a Kokkos that lets spk adopt memory,
-/// spk_compat.hpp) it comes from spk's pool: no cudaMalloc now and no
-/// cudaFree later.  Its last copy gives the memory back after a device
-/// synchronisation, the guarantee cudaFree gives a Kokkos View: work still
-/// queued on any stream may use it.  Pool memory cannot be shared through
-/// CUDA IPC (what a CUDA-aware MPI does with device buffers between the
-/// ranks of a node), so such arrays ask for pooled = false.  Otherwise a
-/// Kokkos allocation, without initialisation, ordered on `space`.
+/// impl/spk_adopted_view.hpp; Settings::pooled_results) it comes from spk's
+/// pool: no cudaMalloc now and no cudaFree later.  Its last copy gives the
+/// memory back after a device synchronisation, the guarantee cudaFree gives
+/// a Kokkos View: work still queued on any stream may use it.  Pool memory
+/// cannot be shared through CUDA IPC (what a CUDA-aware MPI does with device
+/// buffers between the ranks of a node), so such arrays ask for pooled =
+/// false.  Otherwise a Kokkos allocation, without initialisation, ordered on
+/// `space`.
 template <class View, class ExecSpace>
 View result_view(const ExecSpace& space, const char* label, std::size_t n, bool pooled) {
 #if SPK_CAN_ADOPT_ALLOCATIONS
@@ -470,7 +501,7 @@ View result_view(const ExecSpace& space, const char* label, std::size_t n, bool 
   // stay readable on the host.
   if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda> &&
                 std::is_same_v<typename View::memory_space, Kokkos::CudaSpace>) {
-    if (pooled && memory_pool_enabled() && n > 0) {
+    if (pooled && pooled_results_enabled() && n > 0) {
       void* p = cuda_pool_allocate(space, label, bytes);
       return adopt_allocation<View>(static_cast<typename View::pointer_type>(p), n, label,
                                     [](void* q, std::size_t b, const std::string& name) {
@@ -487,52 +518,6 @@ View result_view(const ExecSpace& space, const char* label, std::size_t n, bool 
 #endif
   (void)pooled;
   return View(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string(label)), n);
-}
-
-#if defined(KOKKOS_ENABLE_CUDA)
-/// An event kept for `stream` until Kokkos finalizes: stream_wait records
-/// it and makes the waiter wait on it right away, so one per stream is
-/// enough (creating and destroying one per wait cost microseconds, eight
-/// times per SpGEMM phase).
-inline cudaEvent_t cuda_stream_event(cudaStream_t stream) {
-  static std::mutex mutex;
-  static std::vector<std::pair<cudaStream_t, cudaEvent_t>>* events = nullptr;
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (!events) {
-    events = new std::vector<std::pair<cudaStream_t, cudaEvent_t>>();
-    Kokkos::push_finalize_hook([]() {
-      const std::lock_guard<std::mutex> l(mutex);
-      for (const auto& e : *events) cudaEventDestroy(e.second);
-      delete events;
-      events = nullptr;
-    });
-  }
-  for (const auto& e : *events)
-    if (e.first == stream) return e.second;
-  cudaEvent_t ev;
-  cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
-  events->emplace_back(stream, ev);
-  return ev;
-}
-#endif
-
-/// `waiter` starts its later work only after the work queued on `waited`
-/// so far: an event on CUDA (no host synchronisation), a fence elsewhere.
-template <class ExecSpace>
-void stream_wait(const ExecSpace& waiter, const ExecSpace& waited) {
-#if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-    if (waiter.cuda_stream() == waited.cuda_stream()) return;
-    // The wait takes the event's state now: recording it again later for
-    // another wait does not change this one.
-    const cudaEvent_t ev = cuda_stream_event(waited.cuda_stream());
-    cudaEventRecord(ev, waited.cuda_stream());
-    cudaStreamWaitEvent(waiter.cuda_stream(), ev, 0);
-    return;
-  }
-#endif
-  (void)waiter;
-  waited.fence();
 }
 
 }  // namespace Impl

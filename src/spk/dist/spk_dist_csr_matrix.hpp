@@ -251,11 +251,11 @@ class DistCsrMatrix {
   /// `partition`.  Square matrices get the same layout for columns (x is
   /// distributed like y); rectangular ones get columns balanced by count.
   static DistCsrMatrix scatter(MPI_Comm comm, const host_matrix_type& global,
-                               Partition partition = Partition::rows, int root = 0) {
+                               Partition partition = Partition::Rows, int root = 0) {
     long long shape[2] = {global.num_rows(), global.num_cols()};
     SPK_MPI(MPI_Bcast(shape, 2, MPI_LONG_LONG, root, comm));
     RowLayout rl;
-    if (partition == Partition::nnz) {
+    if (partition == Partition::Nnz) {
       std::vector<long long> rp;
       if (Impl::comm_rank(comm) == root) {
         rp.resize(shape[0] + 1, 0);
@@ -274,7 +274,7 @@ class DistCsrMatrix {
   /// throws the reader's error (a MatrixMarketError with its line for a bad
   /// file), not only the reader, so that no one hangs.
   static DistCsrMatrix read_matrix_market(MPI_Comm comm, const std::string& path,
-                                          Partition partition = Partition::rows, int root = 0) {
+                                          Partition partition = Partition::Rows, int root = 0) {
     host_matrix_type A;
     Impl::RankError err;
     if (Impl::comm_rank(comm) == root) {
@@ -294,20 +294,20 @@ class DistCsrMatrix {
   /// Every rank reads its share of an uncompressed Matrix Market file (its
   /// bytes cut at line ends) and sends each entry to the rank that owns its
   /// row: no rank holds the whole matrix, rank 0 reads only the header.  The
-  /// result is read_matrix_market's (Partition::nnz here counts entries as
-  /// stored, before duplicates are summed; Partition::nnz needs a count per
+  /// result is read_matrix_market's (Partition::Nnz here counts entries as
+  /// stored, before duplicates are summed; Partition::Nnz needs a count per
   /// row on every rank).  A gzip file cannot be read from the middle: rank 0
   /// reads it (read_matrix_market), as does a single rank.  Collective;
   /// every rank throws the MatrixMarketError of the first bad line in the
   /// file.
   static DistCsrMatrix read_matrix_market_parallel(MPI_Comm comm, const std::string& path,
-                                                   Partition partition = Partition::rows) {
+                                                   Partition partition = Partition::Rows) {
     const Impl::MMStart st = Impl::mm_start(comm, path);
     // (one rank: the single-process reader is the same and faster)
     if (st.gzip || Impl::comm_size(comm) == 1) return read_matrix_market(comm, path, partition);
     RowLayout rl, cl;
     const auto rows = Impl::read_rows_parallel<Scalar, Ordinal, Offset>(
-        comm, path, st, partition == Partition::nnz, rl, cl);
+        comm, path, st, partition == Partition::Nnz, rl, cl);
     return DistCsrMatrix(rl, cl, rows);
   }
 

@@ -10,8 +10,8 @@ namespace spk::dist {
 
 /// How a global matrix is cut into row blocks.
 enum class Partition {
-  rows,  ///< equal numbers of rows (the PETSc / Tpetra default)
-  nnz    ///< about equal numbers of nonzeros, cut only between rows
+  Rows,  ///< equal numbers of rows (the PETSc / Tpetra default)
+  Nnz    ///< about equal numbers of nonzeros, cut only between rows
 };
 
 /// Contiguous blocks: rank r owns global indices [offset(r), offset(r+1)).

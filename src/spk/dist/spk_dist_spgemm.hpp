@@ -10,6 +10,7 @@
 #include <impl/spk_dist_row_kernels.hpp>
 #include <spk_dist_csr_matrix.hpp>
 #include <spk_dist_spmv.hpp>
+#include <spk_instances.hpp>
 #include <string>
 #include <utility>
 #include <vector>

@@ -14,9 +14,9 @@
 
 namespace spk {
 
-enum class MatrixMarketFormat { coordinate, array };
-enum class MatrixMarketField { real, integer, pattern, complex };
-enum class MatrixMarketSymmetry { general, symmetric, skew_symmetric, hermitian };
+enum class MatrixMarketFormat { Coordinate, Array };
+enum class MatrixMarketField { Real, Integer, Pattern, Complex };
+enum class MatrixMarketSymmetry { General, Symmetric, SkewSymmetric, Hermitian };
 
 inline const char* to_string(MatrixMarketFormat f);
 inline const char* to_string(MatrixMarketField f);
@@ -24,9 +24,9 @@ inline const char* to_string(MatrixMarketSymmetry s);
 
 /// What the banner and size line of a file declare.
 struct MatrixMarketHeader {
-  MatrixMarketFormat format = MatrixMarketFormat::coordinate;
-  MatrixMarketField field = MatrixMarketField::real;
-  MatrixMarketSymmetry symmetry = MatrixMarketSymmetry::general;
+  MatrixMarketFormat format = MatrixMarketFormat::Coordinate;
+  MatrixMarketField field = MatrixMarketField::Real;
+  MatrixMarketSymmetry symmetry = MatrixMarketSymmetry::General;
   long long rows = 0;
   long long cols = 0;
   /// Entries stored in the file (for array files: the values listed).

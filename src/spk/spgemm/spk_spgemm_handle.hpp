@@ -4,7 +4,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <spk_device.hpp>
+#include <spk_settings.hpp>
+#include <string>
+#include <tuning/spk_spgemm_tuning.hpp>
 #include <vector>
 
 namespace spk {
@@ -29,7 +33,7 @@ enum class SpgemmAlgorithm {
 enum class SpgemmResultMemory {
   Pool,   ///< spk's stream-ordered pool on CUDA (no cudaMalloc/cudaFree per
           ///< product); Kokkos' allocator on host spaces and wherever spk
-          ///< cannot adopt memory into a View (spk_compat.hpp)
+          ///< cannot adopt memory into a View (impl/spk_adopted_view.hpp)
   Kokkos  ///< Kokkos' allocator: for arrays a CUDA-aware MPI will share
           ///< between processes (CUDA IPC cannot map pool memory)
 };
@@ -58,19 +62,50 @@ struct SpgemmOptions {
   bool time_phases = false;
   /// Where C's column and value arrays and row pointers are allocated.
   SpgemmResultMemory result_memory = SpgemmResultMemory::Pool;
+  /// Overrides of the tuning policy for this product (tuning runs, tests
+  /// that force a kernel); unset fields come from Settings::spgemm, then
+  /// from the policy (spk_spgemm_tuning.hpp).
+  SpgemmTuningOverrides tuning;
+  /// The device policy to use instead of the entry for the device's compute
+  /// capability (spk::Impl::spgemm_cuda_policies).
+  std::optional<SpgemmDevicePolicy> device_policy;
 };
 
 namespace Impl {
+
+/// The kernel shape BinnedHash gives the rows of one bin.
+enum class SpgemmBinKernel {
+  LanesPerRow,   ///< a group of vector lanes per row, several rows per team (scratch tables)
+  TeamPerRow,    ///< a team per row, its table in team scratch
+  LongRows,      ///< rows too long for scratch: bitmap or global-memory slabs
+  ThreadPerRow,  ///< a thread per row, several rows per team (scratch tables)
+  WarpSorted     ///< a group of a warp's lanes per row, products sorted in registers (CUDA)
+};
+
+/// Short name of a bin kernel (reports, test traces).
+inline const char* to_string(SpgemmBinKernel k) {
+  switch (k) {
+    case SpgemmBinKernel::LanesPerRow:
+      return "lanes";
+    case SpgemmBinKernel::TeamPerRow:
+      return "team";
+    case SpgemmBinKernel::LongRows:
+      return "long";
+    case SpgemmBinKernel::ThreadPerRow:
+      return "thread";
+    case SpgemmBinKernel::WarpSorted:
+      return "sorted";
+  }
+  return "?";
+}
 
 /// Binning of the rows of A (and so of C) by their number of products, kept
 /// by the handle so that numeric never recounts.
 struct SpgemmBin {
   int log2_capacity = 0;  ///< table capacity of the rows in this bin
-  /// 0: a lane group per row, 1: a team per row, 2: global slab, 3: a thread
-  /// per row, 4: a group of a warp's lanes per row, sorted in registers (CUDA)
-  int group = 0;
+  SpgemmBinKernel kernel = SpgemmBinKernel::LanesPerRow;
   int team_size = 1;                ///< threads per team of this bin's kernel
-  int slots = 1;                    ///< group 4: products per lane, at least
+  int slots = 1;                    ///< WarpSorted: products per lane, at least
   std::int64_t begin = 0, end = 0;  ///< range in the permutation
   std::uint64_t work = 0;           ///< estimated products (orders the bins' kernels)
   std::int64_t long_b_row = 0;      ///< team groups: B rows this long go to the whole team

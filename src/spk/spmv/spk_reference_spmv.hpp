@@ -14,9 +14,9 @@ namespace spk::reference {
 /// β = 0 ignores what y holds.  Accumulates each entry of y in row order.
 template <class S, class O, class F, class D, class X, class Y>
 void spmv(S alpha, const CsrMatrix<S, O, F, D>& A_in, const X& x, S beta, const Y& y,
-          Mode mode = Mode::normal) {
+          Mode mode = Mode::Normal) {
   auto A = create_mirror_view_and_copy_host(A_in);
-  const bool t = mode == Mode::transpose;
+  const bool t = mode == Mode::Transpose;
   const long long m = t ? A.num_cols() : A.num_rows();
   const long long n = t ? A.num_rows() : A.num_cols();
   SPK_REQUIRE(static_cast<long long>(x.extent(0)) == n &&

@@ -54,7 +54,7 @@ void spmv_check(const Matrix& A, const X& x, const Y& y, Mode mode) {
   static_assert(is_accessible_v<ExecSpace, typename Y::memory_space>,
                 "spk::spmv: the execution space cannot access y's memory space "
                 "(copy it with Kokkos::create_mirror_view_and_copy)");
-  const bool t = mode == Mode::transpose;
+  const bool t = mode == Mode::Transpose;
   const long long in = t ? A.num_rows() : A.num_cols();
   const long long out = t ? A.num_cols() : A.num_rows();
   const char* op = t ? "A^T" : "A";
@@ -115,7 +115,7 @@ void spmv_csr_shaped(const ExecSpace& space, Plan* plan, const SpmvOptions& opt,
     if (plan != nullptr) {
       CV vals;
       CR rows;
-      if (plan->algorithm() == SpmvAlgorithm::merge_path) {
+      if (plan->algorithm() == SpmvAlgorithm::MergePath) {
         vals = plan->carry_values(num_vecs(y));
         rows = plan->carry_rows();
       }
@@ -125,7 +125,7 @@ void spmv_csr_shaped(const ExecSpace& space, Plan* plan, const SpmvOptions& opt,
   }
   SpmvLaunch L = spmv_choose(space, opt, cheap, false);
   if constexpr (is_host_space_v<ExecSpace>) {
-    if (opt.algorithm == SpmvAlgorithm::automatic) {
+    if (opt.algorithm == SpmvAlgorithm::Auto) {
       // No statistics, but the row blocks cost a few binary searches here:
       // take them when they are balanced (as SpmvPlan does).
       std::vector<typename Cols::non_const_value_type> blocks(L.row_blocks + 1);
@@ -133,7 +133,7 @@ void spmv_csr_shaped(const ExecSpace& space, Plan* plan, const SpmvOptions& opt,
       space.fence();
       if (spmv_host_row_blocks(rm, num_rows, nnz, L.row_blocks, starts) <=
           spmv_tuning_for(space, opt).host_block_imbalance_max) {
-        L.algorithm = SpmvAlgorithm::scalar;
+        L.algorithm = SpmvAlgorithm::Scalar;
         spmv_csr_launch(space, L, d, nnz, CR(), CV(), starts);
         return;
       }
@@ -152,7 +152,7 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha, const 
           const X& x, typename Y::non_const_value_type beta, const Y& y,
           const SpmvOptions& options = {}) {
   Impl::spmv_check<ExecSpace>(A, x, y, options.mode);
-  const bool t = options.mode == Mode::transpose;
+  const bool t = options.mode == Mode::Transpose;
   if constexpr (std::is_same_v<
                     Matrix,
                     CsrMatrix<typename Matrix::scalar_type, typename Matrix::ordinal_type,
@@ -198,11 +198,11 @@ template <class ExecSpace, class Matrix, class X, class Y,
           class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value>>
 void spmv(const ExecSpace& space, SpmvPlan<Matrix>& plan, typename Y::non_const_value_type alpha,
           const Matrix& A, const X& x, typename Y::non_const_value_type beta, const Y& y,
-          Mode mode = Mode::normal) {
+          Mode mode = Mode::Normal) {
   Impl::spmv_check<ExecSpace>(A, x, y, mode);
   plan.prepare(space, A, plan.options());
   Impl::spmv_csr_shaped<ExecSpace>(space, &plan, plan.options(), plan.stats(),
-                                   mode == Mode::transpose, A.nnz(), alpha, A.row_map(),
+                                   mode == Mode::Transpose, A.nnz(), alpha, A.row_map(),
                                    A.col_idx(), A.values(), x, beta, y, A.num_rows());
 }
 

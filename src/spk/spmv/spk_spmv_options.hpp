@@ -13,36 +13,38 @@ namespace spk {
 
 /// How spmv spreads the work of a CSR product.
 enum class SpmvAlgorithm {
-  automatic,  ///< chosen from row-length statistics (spk_spmv_tuning.hpp)
-  scalar,     ///< one thread per row (host: one block of whole rows per thread)
-  vector,     ///< a group of lanes per row, several rows per warp (CSR-vector)
-  merge_path  ///< equal shares of rows + nonzeros per thread (Merrill & Garland)
+  Auto,      ///< chosen from row-length statistics (spk_spmv_tuning.hpp)
+  Scalar,    ///< one thread per row (host: one block of whole rows per thread)
+  Vector,    ///< a group of lanes per row, several rows per warp (CSR-vector)
+  MergePath  ///< equal shares of rows + nonzeros per thread (Merrill & Garland)
 };
 
 /// Whether spmv multiplies by A or by its transpose.
-enum class Mode { normal, transpose };
+enum class Mode { Normal, Transpose };
 
 inline const char* to_string(SpmvAlgorithm a) {
   switch (a) {
-    case SpmvAlgorithm::automatic:
-      return "automatic";
-    case SpmvAlgorithm::scalar:
+    case SpmvAlgorithm::Auto:
+      return "auto";
+    case SpmvAlgorithm::Scalar:
       return "scalar";
-    case SpmvAlgorithm::vector:
+    case SpmvAlgorithm::Vector:
       return "vector";
-    case SpmvAlgorithm::merge_path:
+    case SpmvAlgorithm::MergePath:
       return "merge_path";
   }
   return "?";
 }
 
-/// Parses "automatic", "scalar", "vector" or "merge_path" (command lines).
+/// Parses "auto", "scalar", "vector" or "merge_path" (command lines; the
+/// names are the enumerators' in snake case).  "automatic", the older name
+/// of SpmvAlgorithm::Auto, is still accepted.
 inline SpmvAlgorithm spmv_algorithm_from_string(const std::string& s) {
-  for (auto a : {SpmvAlgorithm::automatic, SpmvAlgorithm::scalar, SpmvAlgorithm::vector,
-                 SpmvAlgorithm::merge_path})
+  for (auto a : {SpmvAlgorithm::Auto, SpmvAlgorithm::Scalar, SpmvAlgorithm::Vector,
+                 SpmvAlgorithm::MergePath})
     if (s == to_string(a)) return a;
-  throw Error("spmv: unknown algorithm '" + s +
-              "' (expected automatic, scalar, vector or merge_path)");
+  if (s == "automatic") return SpmvAlgorithm::Auto;
+  throw Error("spmv: unknown algorithm '" + s + "' (expected auto, scalar, vector or merge_path)");
 }
 
 /// The knobs of the automatic choice and of the launch shapes.  Each backend
@@ -85,8 +87,8 @@ struct SpmvTuning {
 
 /// Knobs of spk::spmv.  Zeros mean "choose for me".
 struct SpmvOptions {
-  SpmvAlgorithm algorithm = SpmvAlgorithm::automatic;
-  Mode mode = Mode::normal;
+  SpmvAlgorithm algorithm = SpmvAlgorithm::Auto;
+  Mode mode = Mode::Normal;
   int vector_length = 0;     ///< vector: lanes per row (power of two)
   int team_size = 0;         ///< vector: lane groups per team; merge_path (GPU): threads per team
   int merge_path_items = 0;  ///< merge_path: rows + nonzeros per thread
@@ -109,7 +111,7 @@ struct SpmvRowStats {
 
 /// The concrete choice an spmv call runs with (never automatic).
 struct SpmvLaunch {
-  SpmvAlgorithm algorithm = SpmvAlgorithm::scalar;
+  SpmvAlgorithm algorithm = SpmvAlgorithm::Scalar;
   int vector_length = 1;           ///< vector (GPU): lanes per row
   int team_size = 1;               ///< vector: lane groups per team; merge_path: threads
   int rows_per_thread = 1;         ///< vector: rows per lane group
@@ -125,12 +127,12 @@ struct SpmvLaunch {
 inline std::string to_string(const SpmvLaunch& L) {
   std::ostringstream s;
   s << to_string(L.algorithm);
-  if (L.row_blocks > 0 && L.algorithm != SpmvAlgorithm::merge_path)
+  if (L.row_blocks > 0 && L.algorithm != SpmvAlgorithm::MergePath)
     s << " row_blocks=" << L.row_blocks;
-  else if (L.algorithm == SpmvAlgorithm::vector)
+  else if (L.algorithm == SpmvAlgorithm::Vector)
     s << " lanes=" << L.vector_length << " groups=" << L.team_size
       << " rows/group=" << L.rows_per_thread;
-  else if (L.algorithm == SpmvAlgorithm::merge_path)
+  else if (L.algorithm == SpmvAlgorithm::MergePath)
     s << " items=" << L.merge_path_items;
   return s.str();
 }

@@ -122,9 +122,9 @@ class SpmvPlan {
       // Host scalar and vector run row blocks: find them once; automatic
       // takes them when no block holds more than host_block_imbalance_max of
       // its share, else merge_path.
-      const bool blocks_wanted = options.algorithm == SpmvAlgorithm::automatic ||
-                                 options.algorithm == SpmvAlgorithm::scalar ||
-                                 options.algorithm == SpmvAlgorithm::vector;
+      const bool blocks_wanted = options.algorithm == SpmvAlgorithm::Auto ||
+                                 options.algorithm == SpmvAlgorithm::Scalar ||
+                                 options.algorithm == SpmvAlgorithm::Vector;
       if (blocks_wanted && A.num_rows() > 0) {
         space.fence();
         Kokkos::View<ordinal_type*, memory_space> blocks(
@@ -132,15 +132,15 @@ class SpmvPlan {
             launch_.row_blocks + 1);
         const double imbalance = Impl::spmv_host_row_blocks(A.row_map(), A.num_rows(), A.nnz(),
                                                             launch_.row_blocks, blocks);
-        if (options.algorithm == SpmvAlgorithm::automatic)
+        if (options.algorithm == SpmvAlgorithm::Auto)
           launch_.algorithm =
               imbalance <= Impl::spmv_tuning_for(space, options).host_block_imbalance_max
-                  ? SpmvAlgorithm::scalar
-                  : SpmvAlgorithm::merge_path;
-        if (launch_.algorithm != SpmvAlgorithm::merge_path) segment_rows_ = blocks;
+                  ? SpmvAlgorithm::Scalar
+                  : SpmvAlgorithm::MergePath;
+        if (launch_.algorithm != SpmvAlgorithm::MergePath) segment_rows_ = blocks;
       }
     }
-    if (launch_.algorithm == SpmvAlgorithm::merge_path && launch_.num_segments > 0) {
+    if (launch_.algorithm == SpmvAlgorithm::MergePath && launch_.num_segments > 0) {
       // Where each merge-path segment starts, once: the kernel then reads two
       // numbers instead of running two binary searches per thread.
       const long long segs = launch_.num_segments, items = launch_.merge_path_items;
@@ -177,7 +177,7 @@ class SpmvPlan {
   /// Lanes per row of the vector kernel (1 for the others and on host
   /// spaces, where a thread takes a block of rows).
   int lanes() const {
-    return launch_.algorithm == SpmvAlgorithm::vector ? launch_.vector_length : 1;
+    return launch_.algorithm == SpmvAlgorithm::Vector ? launch_.vector_length : 1;
   }
   /// The launch in words, e.g. "vector lanes=8 groups=32 rows/group=4".
   std::string describe() const { return to_string(launch_); }

@@ -165,10 +165,10 @@ inline int spmv_lanes(const SpmvTuning& t, const SpmvRowStats& s, bool have_stat
 /// stddev known, not only the mean).
 inline SpmvAlgorithm spmv_gpu_class(const SpmvTuning& t, const SpmvRowStats& s, bool have_stats) {
   if (have_stats && spmv_is_skewed(t, s))
-    return s.max_length <= t.wide_row_max_longest ? SpmvAlgorithm::vector
-                                                  : SpmvAlgorithm::merge_path;
+    return s.max_length <= t.wide_row_max_longest ? SpmvAlgorithm::Vector
+                                                  : SpmvAlgorithm::MergePath;
   const bool regular = !have_stats || s.cv() <= t.scalar_max_cv;
-  return s.mean <= t.scalar_max_mean && regular ? SpmvAlgorithm::scalar : SpmvAlgorithm::vector;
+  return s.mean <= t.scalar_max_mean && regular ? SpmvAlgorithm::Scalar : SpmvAlgorithm::Vector;
 }
 
 /// Whether contiguous row blocks of about (rows + nnz) / blocks items each are
@@ -196,11 +196,11 @@ SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const Spm
   const SpmvTuning t = spmv_tuning_for(space, opt);
   SpmvLaunch L;
   L.algorithm = opt.algorithm;
-  if (L.algorithm == SpmvAlgorithm::automatic) {
+  if (L.algorithm == SpmvAlgorithm::Auto) {
     if constexpr (host) {
       L.algorithm = have_stats && spmv_host_rows_balance(t, s, concurrency(space))
-                        ? SpmvAlgorithm::scalar
-                        : SpmvAlgorithm::merge_path;
+                        ? SpmvAlgorithm::Scalar
+                        : SpmvAlgorithm::MergePath;
     } else {
       L.algorithm = spmv_gpu_class(t, s, have_stats);
     }
@@ -228,7 +228,7 @@ SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const Spm
     L.rows_per_thread = std::max(1, std::min(std::max(1, t.max_rows_per_group),
                                              static_cast<int>(std::min(by_work, by_fill))));
     // merge_path: one tile of team_size × items per team, staged in scratch.
-    if (opt.team_size <= 0 && L.algorithm == SpmvAlgorithm::merge_path)
+    if (opt.team_size <= 0 && L.algorithm == SpmvAlgorithm::MergePath)
       L.team_size = std::max(1, t.merge_path_team_size);
     long long per_thread =
         opt.merge_path_items > 0 ? opt.merge_path_items : t.merge_path_items_per_thread;

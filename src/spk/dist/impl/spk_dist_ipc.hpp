@@ -136,8 +136,7 @@ class IpcState {
 /// ranks' devices can reach each other (same device, or peer access).
 /// Collective.
 inline bool ipc_possible(MPI_Comm comm) {
-  if (const char* env = std::getenv("SPK_DIST_IPC"); env && std::strcmp(env, "0") == 0)
-    return false;
+  if (!settings().dist_ipc) return false;
   MPI_Comm node;
   SPK_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
   const int node_size = comm_size(node);

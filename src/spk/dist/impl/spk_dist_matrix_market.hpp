@@ -194,8 +194,8 @@ CsrMatrix<S, O, F, HostDevice> read_rows_parallel(MPI_Comm comm, const std::stri
                                       std::to_string(h.entries) + " declared entries");
 
   // 4. The layouts (by rows, or by entries per row: counted on every rank).
-  const bool mirror = h.symmetry != MatrixMarketSymmetry::general;
-  const double mirror_sign = h.symmetry == MatrixMarketSymmetry::skew_symmetric ? -1.0 : 1.0;
+  const bool mirror = h.symmetry != MatrixMarketSymmetry::General;
+  const double mirror_sign = h.symmetry == MatrixMarketSymmetry::SkewSymmetric ? -1.0 : 1.0;
   if (by_nnz) {
     std::vector<long long> rp(static_cast<size_t>(h.rows) + 1, 0);
     for (const auto& en : stored)

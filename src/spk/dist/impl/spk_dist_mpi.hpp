@@ -14,6 +14,7 @@
 #include <functional>
 #include <spk_compat.hpp>
 #include <spk_error.hpp>
+#include <spk_settings.hpp>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -115,14 +116,21 @@ T allreduce_max(MPI_Comm comm, T v) {
   return r;
 }
 
-/// Whether this MPI library reads and writes CUDA device memory.  The
-/// environment variable SPK_GPU_AWARE_MPI=1 / 0 forces the answer; otherwise
-/// Open MPI is asked at run time (MPIX_Query_cuda_support), and any other MPI
-/// is taken as not CUDA-aware (buffers are staged through host memory).
+/// Whether this MPI library reads and writes CUDA device memory:
+/// Settings::gpu_aware_mpi (environment SPK_GPU_AWARE_MPI=1 / 0) forces the
+/// answer; otherwise Open MPI is asked at run time
+/// (MPIX_Query_cuda_support), and any other MPI is taken as not CUDA-aware
+/// (buffers are staged through host memory).
 inline bool cuda_aware_mpi() {
+  switch (settings().gpu_aware_mpi) {
+    case GpuAwareMpi::Yes:
+      return true;
+    case GpuAwareMpi::No:
+      return false;
+    case GpuAwareMpi::Detect:
+      break;
+  }
   static const bool aware = [] {
-    if (const char* env = std::getenv("SPK_GPU_AWARE_MPI"); env && *env)
-      return std::strcmp(env, "0") != 0;
 #if defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
     // Asked at run time, not from MPIX_CUDA_AWARE_SUPPORT: the library met
     // at run time may be CUDA-aware when the headers compiled against were

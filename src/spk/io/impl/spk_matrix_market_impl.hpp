@@ -17,15 +17,15 @@
 namespace spk {
 
 inline const char* to_string(MatrixMarketFormat f) {
-  return f == MatrixMarketFormat::coordinate ? "coordinate" : "array";
+  return f == MatrixMarketFormat::Coordinate ? "coordinate" : "array";
 }
 inline const char* to_string(MatrixMarketField f) {
   switch (f) {
-    case MatrixMarketField::real:
+    case MatrixMarketField::Real:
       return "real";
-    case MatrixMarketField::integer:
+    case MatrixMarketField::Integer:
       return "integer";
-    case MatrixMarketField::pattern:
+    case MatrixMarketField::Pattern:
       return "pattern";
     default:
       return "complex";
@@ -33,11 +33,11 @@ inline const char* to_string(MatrixMarketField f) {
 }
 inline const char* to_string(MatrixMarketSymmetry s) {
   switch (s) {
-    case MatrixMarketSymmetry::general:
+    case MatrixMarketSymmetry::General:
       return "general";
-    case MatrixMarketSymmetry::symmetric:
+    case MatrixMarketSymmetry::Symmetric:
       return "symmetric";
-    case MatrixMarketSymmetry::skew_symmetric:
+    case MatrixMarketSymmetry::SkewSymmetric:
       return "skew-symmetric";
     default:
       return "hermitian";
@@ -97,54 +97,54 @@ inline ParsedHeader parse_header(const std::string& path, const std::string& tex
   const std::string field = lowercase(cur.token());
   const std::string symmetry = lowercase(cur.token());
   if (format == "coordinate")
-    h.format = MatrixMarketFormat::coordinate;
+    h.format = MatrixMarketFormat::Coordinate;
   else if (format == "array")
-    h.format = MatrixMarketFormat::array;
+    h.format = MatrixMarketFormat::Array;
   else
     fail("unknown format " + quote_token(format) + " (expected 'coordinate' or 'array')");
   if (field == "real" || field == "double")
-    h.field = MatrixMarketField::real;
+    h.field = MatrixMarketField::Real;
   else if (field == "integer")
-    h.field = MatrixMarketField::integer;
+    h.field = MatrixMarketField::Integer;
   else if (field == "pattern")
-    h.field = MatrixMarketField::pattern;
+    h.field = MatrixMarketField::Pattern;
   else if (field == "complex")
-    h.field = MatrixMarketField::complex;
+    h.field = MatrixMarketField::Complex;
   else
     fail("unknown field " + quote_token(field) + " (expected real, integer, pattern or complex)");
   if (symmetry == "general")
-    h.symmetry = MatrixMarketSymmetry::general;
+    h.symmetry = MatrixMarketSymmetry::General;
   else if (symmetry == "symmetric")
-    h.symmetry = MatrixMarketSymmetry::symmetric;
+    h.symmetry = MatrixMarketSymmetry::Symmetric;
   else if (symmetry == "skew-symmetric")
-    h.symmetry = MatrixMarketSymmetry::skew_symmetric;
+    h.symmetry = MatrixMarketSymmetry::SkewSymmetric;
   else if (symmetry == "hermitian")
-    h.symmetry = MatrixMarketSymmetry::hermitian;
+    h.symmetry = MatrixMarketSymmetry::Hermitian;
   else
     fail("unknown symmetry " + quote_token(symmetry) +
          " (expected general, symmetric, skew-symmetric or hermitian)");
   if (!cur.at_end()) fail("unexpected text " + quote_token(cur.token()) + " after the banner");
-  if (h.field == MatrixMarketField::complex)
+  if (h.field == MatrixMarketField::Complex)
     fail(
         "complex matrices are not supported yet (field 'complex'); spk reads real, integer and "
         "pattern");
-  if (h.symmetry == MatrixMarketSymmetry::hermitian)
+  if (h.symmetry == MatrixMarketSymmetry::Hermitian)
     fail("hermitian matrices are not supported yet (they need a complex field)");
-  if (h.format == MatrixMarketFormat::array && h.field == MatrixMarketField::pattern)
+  if (h.format == MatrixMarketFormat::Array && h.field == MatrixMarketField::Pattern)
     fail("an array file cannot have the field 'pattern'");
 
   // Comments and blank lines, then the size line.
   for (;;) {
     if (!next_line(cur)) {
       ++line;
-      fail(h.format == MatrixMarketFormat::coordinate ? "missing size line 'rows cols entries'"
+      fail(h.format == MatrixMarketFormat::Coordinate ? "missing size line 'rows cols entries'"
                                                       : "missing size line 'rows cols'");
     }
     if (cur.p < cur.end && *cur.p == '%') continue;
     if (cur.at_end()) continue;
     break;
   }
-  const bool coord = h.format == MatrixMarketFormat::coordinate;
+  const bool coord = h.format == MatrixMarketFormat::Coordinate;
   const char* expected = coord ? "'rows cols entries'" : "'rows cols'";
   long long v[3] = {0, 0, 0};
   const int want = coord ? 3 : 2;
@@ -169,13 +169,13 @@ inline ParsedHeader parse_header(const std::string& path, const std::string& tex
       fail("size line declares " + std::to_string(h.entries) + " entries for a " +
            std::to_string(h.rows) + " x " + std::to_string(h.cols) + " matrix");
   } else {
-    if (h.symmetry != MatrixMarketSymmetry::general && h.rows != h.cols)
+    if (h.symmetry != MatrixMarketSymmetry::General && h.rows != h.cols)
       fail(std::string(to_string(h.symmetry)) + " array matrix must be square, not " +
            std::to_string(h.rows) + " x " + std::to_string(h.cols));
     const long double n = static_cast<long double>(h.rows);
-    const long double count = h.symmetry == MatrixMarketSymmetry::general
+    const long double count = h.symmetry == MatrixMarketSymmetry::General
                                   ? n * static_cast<long double>(h.cols)
-                              : h.symmetry == MatrixMarketSymmetry::symmetric ? n * (n + 1) / 2
+                              : h.symmetry == MatrixMarketSymmetry::Symmetric ? n * (n + 1) / 2
                                                                               : n * (n - 1) / 2;
     if (count > 9.0e18L)
       fail("array size " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
@@ -274,12 +274,12 @@ struct ChunkError {
 /// Parses the value tokens of one entry line according to the field; returns
 /// an error text or an empty string.
 inline std::string parse_value(LineCursor& cur, MatrixMarketField field, double& value) {
-  if (field == MatrixMarketField::pattern) {
+  if (field == MatrixMarketField::Pattern) {
     value = 1.0;
     return {};
   }
   std::string_view t;
-  if (field == MatrixMarketField::integer) {
+  if (field == MatrixMarketField::Integer) {
     LineCursor probe = cur;
     long long iv = 0;
     if (probe.integer(iv)) {
@@ -310,7 +310,7 @@ inline void parse_entry_lines(const char* p, const char* end, const MatrixMarket
                               long long line, long long k, const MatrixMarketReadOptions& options,
                               MMEntry* stored, long long base, ChunkError& err, long long& dropped,
                               long long& kept) {
-  const bool coord = h.format == MatrixMarketFormat::coordinate;
+  const bool coord = h.format == MatrixMarketFormat::Coordinate;
   const long long declared = h.entries;
   const auto sym = h.symmetry;
   auto error = [&](const std::string& what) {
@@ -340,12 +340,12 @@ inline void parse_entry_lines(const char* p, const char* end, const MatrixMarket
     } else {
       // Column-major position of the k-th listed value.
       long long i = 0, j = 0;
-      if (sym == MatrixMarketSymmetry::general) {
+      if (sym == MatrixMarketSymmetry::General) {
         j = k / std::max(1LL, h.rows);
         i = k % std::max(1LL, h.rows);
       } else {  // lower triangle (strictly lower for skew), by columns
         const long long n = h.rows;
-        const long long d = sym == MatrixMarketSymmetry::symmetric ? 0 : 1;
+        const long long d = sym == MatrixMarketSymmetry::Symmetric ? 0 : 1;
         // Column j starts after sum_{t<j} (n - t - d) values: binary search j.
         auto start = [&](long long col) { return col * (n - d) - col * (col - 1) / 2; };
         long long lo = 0, hi = n;
@@ -374,7 +374,7 @@ inline void parse_entry_lines(const char* p, const char* end, const MatrixMarket
                    ") is outside the " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
                    " matrix (indices are 1-based)");
     }
-    if (coord && sym == MatrixMarketSymmetry::skew_symmetric && en.row == en.col && en.value != 0.0)
+    if (coord && sym == MatrixMarketSymmetry::SkewSymmetric && en.row == en.col && en.value != 0.0)
       return error("skew-symmetric matrix has a nonzero diagonal entry (" + std::to_string(en.row) +
                    ", " + std::to_string(en.col) + ")");
     if (!coord && en.value == 0.0) {  // array zeros are not entries
@@ -383,7 +383,7 @@ inline void parse_entry_lines(const char* p, const char* end, const MatrixMarket
       continue;
     }
     ++kept;
-    if (sym != MatrixMarketSymmetry::general && en.row != en.col) ++kept;
+    if (sym != MatrixMarketSymmetry::General && en.row != en.col) ++kept;
     en.row -= 1;
     en.col -= 1;
     stored[k++ - base] = en;
@@ -473,7 +473,7 @@ MatrixMarketContents<Scalar, Ordinal, Offset> read_matrix_market(
   auto ri = out.coo.row_idx();
   auto ci = out.coo.col_idx();
   auto va = out.coo.values();
-  const double mirror_sign = sym == MatrixMarketSymmetry::skew_symmetric ? -1.0 : 1.0;
+  const double mirror_sign = sym == MatrixMarketSymmetry::SkewSymmetric ? -1.0 : 1.0;
   Kokkos::parallel_for("spk::mm_fill", Kokkos::RangePolicy<Host>(0, chunks), [&](const int c) {
     long long o = out_begin[c];
     const long long last = std::min(ch.first_entry[c + 1], declared);
@@ -484,7 +484,7 @@ MatrixMarketContents<Scalar, Ordinal, Offset> read_matrix_market(
       ci(o) = static_cast<Ordinal>(en.col);
       va(o) = static_cast<Scalar>(en.value);
       ++o;
-      if (sym != MatrixMarketSymmetry::general && en.row != en.col) {
+      if (sym != MatrixMarketSymmetry::General && en.row != en.col) {
         ri(o) = static_cast<Ordinal>(en.col);
         ci(o) = static_cast<Ordinal>(en.row);
         va(o) = static_cast<Scalar>(mirror_sign * en.value);

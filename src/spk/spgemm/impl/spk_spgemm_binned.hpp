@@ -27,7 +27,9 @@
 #include <impl/spk_spgemm_warp_sort.hpp>
 #include <spk_error.hpp>
 #include <spk_memory_pool.hpp>
+#include <spk_settings.hpp>
 #include <spk_spgemm_handle.hpp>
+#include <tuning/spk_spgemm_tuning.hpp>
 #include <utility>
 #include <vector>
 
@@ -50,12 +52,11 @@ struct SpgemmBinnedTuning {
   int max_slabs = 1;             // teams (and slabs) working on long rows at once
   std::size_t scratch = 0;       // team scratch bytes available
   std::size_t lane_scratch = 0;  // scratch bytes a lane-bin team should use, at most
-  std::size_t slab_budget = std::size_t(512) << 20;
-  bool bitmap = true;           // long rows on a scratch bitmap when B's columns fit
-  int max_thread_log2 = 0;      // tables up to 2^this: one row per thread (0: none)
-  int max_thread_log2_sym = 0;  // the same for symbolic alone (keys only: smaller)
-  int concurrency = 1;          // bins of fewer rows than concurrency / 32 get a team per row
-  std::int64_t long_b_row = 0;  // B rows this long go to a whole team (0: spgemm_long_b_row)
+  bool bitmap = true;            // long rows on a scratch bitmap when B's columns fit
+  int max_thread_log2 = 0;       // tables up to 2^this: one row per thread (0: none)
+  int max_thread_log2_sym = 0;   // the same for symbolic alone (keys only: smaller)
+  int concurrency = 1;           // bins of fewer rows than concurrency / 32 get a team per row
+  std::int64_t long_b_row = 0;   // B rows this long go to a whole team (0: spgemm_long_b_row)
   // Rows of at most 2^log2 products sorted by lanes of a warp
   // (spk_spgemm_warp_sort.hpp) instead of hashed, for log2 in [min, max]; 0: none.  Numeric,
   // symbolic.
@@ -83,6 +84,47 @@ struct SpgemmBinnedTuning {
 constexpr int spgemm_min_log2 = 5;  // smallest table: 32 entries
 constexpr int spgemm_max_bins = 14;
 
+/// SpGEMM's tuning overrides of one product: the options', then the
+/// settings'.
+inline SpgemmTuningOverrides spgemm_overrides(const SpgemmOptions& opt) {
+  return opt.tuning.or_else(settings().spgemm);
+}
+
+/// The device part of the tuning: the policy of the device (or the
+/// options'), with the overrides applied.
+template <class S, class ExecSpace>
+void spgemm_device_tuning(SpgemmBinnedTuning& t, const ExecSpace& space, const SpgemmOptions& opt,
+                          double avg_b_row, std::size_t& scratch) {
+  const SpgemmDevicePolicy p = opt.device_policy ? *opt.device_policy : spgemm_device_policy(space);
+  const SpgemmTuningOverrides o = spgemm_overrides(opt);
+  int v = static_cast<int>(next_pow2(static_cast<std::uint64_t>(avg_b_row + 0.5)));
+  t.vector_length = std::clamp(v, p.min_vector_length, p.max_vector_length);
+  t.lane_threads = p.lane_threads;
+  t.team_threads = opt.team_size > 0 ? opt.team_size : std::max(1, p.team_lanes / t.vector_length);
+  const std::size_t limit = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
+  if (scratch == 0 || scratch > limit) scratch = limit;
+  t.lane_scratch = std::min<std::size_t>(scratch, p.lane_scratch_bytes);
+  t.max_slabs = std::max(1, Impl::concurrency(space) / (t.team_threads * t.vector_length));
+  if (o.max_slabs) t.max_slabs = std::max(1, *o.max_slabs);
+  if (o.long_b_row) t.long_b_row = std::max<std::int64_t>(0, *o.long_b_row);
+  t.max_thread_log2 = p.max_thread_log2;
+  t.max_thread_log2_sym = p.max_thread_log2_sym;
+  t.concurrency = Impl::concurrency(space);
+  if constexpr (spgemm_warp_sort_capable<ExecSpace, S>()) {
+    t.warp_sort_min_log2 = std::clamp(o.warp_sort_min_log2.value_or(p.warp_sort_min_log2), 0, 9);
+    t.warp_sort_max_log2 = std::clamp(o.warp_sort_max_log2.value_or(p.warp_sort_max_log2), 0, 9);
+    t.warp_sort_min_log2_sym =
+        std::clamp(o.warp_sort_min_log2_sym.value_or(p.warp_sort_min_log2_sym), 0, 9);
+    t.warp_sort_max_log2_sym =
+        std::clamp(o.warp_sort_max_log2_sym.value_or(p.warp_sort_max_log2_sym), 0, 9);
+    t.warp_sort_warps = std::clamp(o.warp_sort_warps.value_or(p.warp_sort_warps), 1, 32);
+    t.warp_sort_slots = std::clamp(o.warp_sort_slots.value_or(p.warp_sort_slots), 1, 8);
+    t.warp_sort_few = o.warp_sort_few.value_or(p.warp_sort_few);
+  }
+}
+
+/// The binned kernels' parameters for one product: the backend's tuning
+/// policy (spk_spgemm_tuning.hpp), the options and the overrides.
 template <class S, class ExecSpace>
 SpgemmBinnedTuning spgemm_binned_tuning(const ExecSpace& space, const SpgemmOptions& opt,
                                         double avg_b_row, std::size_t entry_bytes) {
@@ -93,67 +135,17 @@ SpgemmBinnedTuning spgemm_binned_tuning(const ExecSpace& space, const SpgemmOpti
     t.lane_threads = 1;
     t.team_threads =
         std::max(1, std::min(opt.team_size > 0 ? opt.team_size : 1, Impl::concurrency(space)));
-    if (scratch == 0) scratch = std::size_t(256) << 10;
+    if (scratch == 0) scratch = SpgemmHostPolicy::scratch_bytes;
     t.lane_scratch = scratch;
     t.max_slabs = Impl::concurrency(space);
   } else {
-    // Lanes per row: about the length of B's rows (KK's rule of thumb).
-    int v = static_cast<int>(next_pow2(static_cast<std::uint64_t>(avg_b_row + 0.5)));
-    t.vector_length = std::clamp(v, 4, 32);
-    t.lane_threads = 128;
-    t.team_threads = opt.team_size > 0 ? opt.team_size : std::max(1, 256 / t.vector_length);
-    const std::size_t limit = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
-    if (scratch == 0 || scratch > limit) scratch = limit;
-    // Lane-bin teams of 128 threads with about 24 KB of tables keep 9 teams
-    // (1152 threads) on an SM.
-    t.lane_scratch = std::min<std::size_t>(scratch, 24 << 10);
-    t.max_slabs = std::max(1, Impl::concurrency(space) / (t.team_threads * t.vector_length));
-    // SPK_SPGEMM_MAX_SLABS=n caps the teams (and slabs) of the long rows,
-    // SPK_SPGEMM_LONG_B_ROW=n sets BalancedTeamGroup's bound (tuning runs).
-    if (const char* env = std::getenv("SPK_SPGEMM_MAX_SLABS"))
-      t.max_slabs = std::max(1, std::atoi(env));
-    if (const char* env = std::getenv("SPK_SPGEMM_LONG_B_ROW"))
-      t.long_b_row = std::max(0LL, std::atoll(env));
-    // Short rows, one per thread: no idle lanes, no lane synchronisation.
-    t.max_thread_log2 = 5;
-    t.max_thread_log2_sym = 6;
-    t.concurrency = Impl::concurrency(space);
-    if constexpr (spgemm_warp_sort_capable<ExecSpace, S>()) {
-      // Numeric: rows of up to 512 products sorted by 4-32 lanes, 8-16 per
-      // lane (the thread and lane bins' tables of values hold occupancy
-      // down: 2-4x slower on H100; sorting the 512-slot bin instead of a
-      // team per row gained ~4 % on the suite, about the noise).  Symbolic keeps its key-only
-      // thread and lane tables up to 128 (as fast or faster there) and sorts
-      // the rows of 129-512 (see docs/spgemm.md, "Warp-sorted rows").
-      t.warp_sort_min_log2 = 5;
-      t.warp_sort_max_log2 = 9;
-      t.warp_sort_min_log2_sym = 8;
-      t.warp_sort_max_log2_sym = 9;
-      t.warp_sort_slots = 8;
-      t.warp_sort_few = true;
-      // SPK_SPGEMM_WARP_SORT=nmin:nmax:smin:smax[:warps[:slots]] for tuning runs.
-      if (const char* env = std::getenv("SPK_SPGEMM_WARP_SORT")) {
-        int w[6] = {0, 0, 0, 0, t.warp_sort_warps, t.warp_sort_slots};
-        std::sscanf(env, "%d:%d:%d:%d:%d:%d", &w[0], &w[1], &w[2], &w[3], &w[4], &w[5]);
-        t.warp_sort_slots = std::clamp(w[5], 1, 8);
-        for (int q = 0; q < 4; ++q) w[q] = std::clamp(w[q], 0, 9);
-        t.warp_sort_min_log2 = w[0];
-        t.warp_sort_max_log2 = w[1];
-        t.warp_sort_min_log2_sym = w[2];
-        t.warp_sort_max_log2_sym = w[3];
-        t.warp_sort_warps = std::clamp(w[4], 1, 32);
-      }
-      // SPK_SPGEMM_WARP_SORT_FEW=0: few-row bins get a team per row again.
-      if (const char* env = std::getenv("SPK_SPGEMM_WARP_SORT_FEW"))
-        t.warp_sort_few = std::atoi(env) != 0;
-    }
+    spgemm_device_tuning<S>(t, space, opt, avg_b_row, scratch);
   }
   t.scratch = scratch;
   int lt = spgemm_min_log2;
   while ((std::size_t(2) << lt) * entry_bytes + 64 <= scratch && lt < 16) ++lt;
   t.max_team_log2 = lt;
   t.max_lane_log2 = std::min(8, lt);
-  if (opt.slab_budget_bytes) t.slab_budget = opt.slab_budget_bytes;
   t.bitmap = opt.long_row_bitmap;
   return t;
 }
@@ -549,7 +541,7 @@ SpgemmRowStats spgemm_analyze(const ExecSpace& space, const V& v, std::int64_t m
 /// (the old bound alone).  A shorter row keeps one thread's lanes busy for a
 /// few passes; the team takes its listed rows one after the other, mostly
 /// idle on rows of 32-64 (lhr07, teams of 8 threads x 32 lanes: 0.63 -> 0.43
-/// ms on the H100).  forced > 0 (SPK_SPGEMM_LONG_B_ROW, tuning runs)
+/// ms on the H100).  forced > 0 (SpgemmTuningOverrides::long_b_row)
 /// replaces it.
 inline std::int64_t spgemm_long_b_row(int threads, int vector_length, std::int64_t forced) {
   if (forced > 0) return forced;
@@ -582,7 +574,7 @@ std::vector<SpgemmBin> spgemm_bin_rows(const ExecSpace& space, std::int64_t m,
       bin.begin = at;
       bin.end = at + count;
       if (b == nb - 1) {
-        bin.group = 2;
+        bin.kernel = SpgemmBinKernel::LongRows;
         bin.log2_capacity = 0;
         bin.team_size = t.team_threads;
         bin.work = stats.long_products;
@@ -595,19 +587,20 @@ std::vector<SpgemmBin> spgemm_bin_rows(const ExecSpace& space, std::int64_t m,
         // they get a team each, which finishes each row sooner; rows a
         // warp can sort are the exception when warp_sort_few says so.
         const bool few = t.few_rows(count) && !(t.warp_sort_few && t.warp_sort(bin.log2_capacity));
-        bin.group = few                                      ? 1
-                    : t.warp_sort(bin.log2_capacity)         ? 4
-                    : bin.log2_capacity <= t.max_thread_log2 ? 3
-                    : bin.log2_capacity <= t.max_lane_log2   ? 0
-                                                             : 1;
-        if (bin.group == 4) {
+        using K = SpgemmBinKernel;
+        bin.kernel = few                                      ? K::TeamPerRow
+                     : t.warp_sort(bin.log2_capacity)         ? K::WarpSorted
+                     : bin.log2_capacity <= t.max_thread_log2 ? K::ThreadPerRow
+                     : bin.log2_capacity <= t.max_lane_log2   ? K::LanesPerRow
+                                                              : K::TeamPerRow;
+        if (bin.kernel == SpgemmBinKernel::WarpSorted) {
           bin.team_size = t.warp_sort_warps;
           bin.slots = t.warp_sort_slots;
-        } else if (bin.group == 3) {
+        } else if (bin.kernel == SpgemmBinKernel::ThreadPerRow) {
           // One row per thread: rows per team as scratch allows, whole warps.
           const std::size_t row_bytes = (std::size_t(1) << bin.log2_capacity) * entry_bytes;
           bin.team_size = spgemm_thread_rows(t, row_bytes);
-        } else if (bin.group == 0) {
+        } else if (bin.kernel == SpgemmBinKernel::LanesPerRow) {
           // Rows per team: as many as the lane threads and the scratch allow
           // (numeric's tables, the larger ones).
           const std::size_t row_bytes = (std::size_t(1) << bin.log2_capacity) * entry_bytes + 64;
@@ -920,19 +913,22 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
     const ExecSpace& sp = streams.instance(launch.instance);
     const std::int64_t begin = bin.begin, nr = bin.end - bin.begin;
     const std::int64_t long_b = bin.long_b_row;
-    const bool many_short_rows = bin.group == 0 || bin.group == 3 || bin.group == 4;
+    using K = SpgemmBinKernel;
+    const K kernel = bin.kernel;
+    const bool many_short_rows =
+        kernel == K::LanesPerRow || kernel == K::ThreadPerRow || kernel == K::WarpSorted;
     if constexpr (spgemm_warp_sort_capable<ExecSpace, S>()) {
       // Few sortable rows are sorted too: a thread per row waits for one
       // load per product (lhr07's 249 rows of <= 64 products took 0.1 ms).
       if (many_short_rows &&
-          (t.warp_sort_sym(bin.log2_capacity) || (bin.group == 4 && t.few_rows(nr)))) {
+          (t.warp_sort_sym(bin.log2_capacity) || (kernel == K::WarpSorted && t.few_rows(nr)))) {
         spgemm_warp_sort_symbolic(sp, bin.log2_capacity, t.warp_sort_slots, v, perm, begin, nr,
                                   counts, t.warp_sort_warps);
         continue;
       }
     }
-    if (bin.group == 3 ||
-        ((bin.group == 0 || bin.group == 4) && bin.log2_capacity <= t.max_thread_log2_sym)) {
+    if (kernel == K::ThreadPerRow || ((kernel == K::LanesPerRow || kernel == K::WarpSorted) &&
+                                      bin.log2_capacity <= t.max_thread_log2_sym)) {
       // One row per thread, tables interleaved (slot s of thread t at
       // s * T + t) so that the threads of a warp hit different banks.
       const std::uint32_t cap = 1u << bin.log2_capacity;
@@ -961,7 +957,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
             }
             counts(i + 1) = count;
           });
-    } else if (bin.group == 0 || bin.group == 4) {
+    } else if (kernel == K::LanesPerRow || kernel == K::WarpSorted) {
       const std::uint32_t cap = 1u << bin.log2_capacity;
       const std::size_t bytes = Scratch::bytes(cap, V_, false);
       // Keys only: more rows per team than numeric's tables allow.
@@ -978,7 +974,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
                 Scratch::row(member, base + member.team_rank() * bytes, cap, V_, false);
             spgemm_symbolic_row(row.g, v, perm(begin + r), row.keys, cap, counts);
           });
-    } else if (bin.group == 1) {
+    } else if (kernel == K::TeamPerRow) {
       const std::uint32_t cap = 1u << bin.log2_capacity;
       const std::size_t kbytes = (Acc::keys_bytes(cap) + 7) / 8 * 8;
       const int lc = Balanced::default_capacity;
@@ -1260,7 +1256,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
     const ExecSpace& sp = streams.instance(launch.instance);
     const std::int64_t begin = bin.begin, nr = bin.end - bin.begin;
     const std::int64_t long_b = bin.long_b_row;
-    if (bin.group == 4) {
+    if (bin.kernel == SpgemmBinKernel::WarpSorted) {
       if constexpr (spgemm_warp_sort_capable<ExecSpace, S>()) {
         spgemm_warp_sort_numeric(sp, bin.log2_capacity, bin.slots, v, perm, begin, nr, ncols,
                                  bin.team_size);
@@ -1268,7 +1264,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
         SPK_REQUIRE(false, Error, "spk::spgemm_numeric: the handle's symbolic ran on a backend ",
                     "with warp-sorted rows, ", ExecSpace::name(), " has none");
       }
-    } else if (bin.group == 3) {
+    } else if (bin.kernel == SpgemmBinKernel::ThreadPerRow) {
       // One row per thread on interleaved tables (see symbolic): sum, compact
       // in place, insertion-sort the few entries, write the row.
       const std::uint32_t cap = 1u << bin.log2_capacity;
@@ -1323,7 +1319,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
               v.cv(start + q) = h.value(q);
             }
           });
-    } else if (bin.group == 0) {
+    } else if (bin.kernel == SpgemmBinKernel::LanesPerRow) {
       const std::uint32_t cap = 1u << bin.log2_capacity;
       const std::size_t bytes = Scratch::bytes(cap, V_, true);
       const int T = bin.team_size;
@@ -1339,7 +1335,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
             spgemm_numeric_row(row.g, v, perm(begin + r), row.keys, row.vals, row.kbuf, row.counter,
                                cap, sorted);
           });
-    } else if (bin.group == 1) {
+    } else if (bin.kernel == SpgemmBinKernel::TeamPerRow) {
       // Table, key buffer, counter, the balanced group's list.
       const std::uint32_t cap = 1u << bin.log2_capacity;
       const std::size_t kbytes = Acc::keys_bytes(cap);

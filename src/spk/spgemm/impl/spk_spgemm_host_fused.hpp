@@ -221,10 +221,11 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
   std::vector<std::shared_ptr<void>> owners;  // the work arrays' pooled memory
   const auto products = host_work_view<std::uint64_t>(owners, "spk::spgemm::products", m);
   HostCompressedB<F> cb;
-  // (Pairs above host_numeric_compress_pct would serve only the in-place
+  // (Pairs above SpgemmHostPolicy::numeric_compress_pct would serve only the in-place
   // path of long rows: not worth a pass over B up front.)
   if (dense && m > 0)
-    cb = host_compressed_b_arrays<F>(k, nnz_b, ncols, brm, bci, host_numeric_compress_pct, true);
+    cb = host_compressed_b_arrays<F>(k, nnz_b, ncols, brm, bci,
+                                     SpgemmHostPolicy::numeric_compress_pct, true);
   const HostSpgemmStats st =
       host_spgemm_analyze(space, m, k, ncols, arm, aci, nnz_a, brm, bci, nnz_b, opt.validate_inputs,
                           !b_is_a, cb, products.data());
@@ -252,7 +253,8 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
   // Numeric walks B twice when compressed (values, then pairs): worth it only
   // when the pairs are clearly fewer.
   const bool compressed =
-      cb.word.extent(0) > 0 && st.pairs * 100 <= host_numeric_compress_pct * std::uint64_t(nnz_b);
+      cb.word.extent(0) > 0 &&
+      st.pairs * 100 <= SpgemmHostPolicy::numeric_compress_pct * std::uint64_t(nnz_b);
 
   // 2. Per-thread accumulators (as ThreadDense numeric), cleared by their
   // thread on first use.

@@ -29,6 +29,7 @@
 #include <memory>
 #include <spk_error.hpp>
 #include <spk_memory_pool.hpp>
+#include <tuning/spk_spgemm_tuning.hpp>
 #include <type_traits>
 #include <vector>
 #if defined(__SSE2__)
@@ -51,25 +52,8 @@
 
 namespace spk::Impl {
 
-// Tuning (measured on a shared 2-core Xeon, OpenMP, 1 and 2 threads).
-// Rows whose nonzero words of the bitset are at most this many sort them by
-// insertion; more go through the summary bitset.
-inline constexpr std::uint64_t host_sort_words = 16;
-// B is compressed when the (word, mask) pairs number at most this percentage
-// of its entries.
-inline constexpr std::uint64_t host_compress_pct = 75;
-// Numeric uses the compressed pairs for the pattern below this percentage
-// (above it, one fused pass over B's entries measured faster).
-inline constexpr std::uint64_t host_numeric_compress_pct = 66;
-// Work of a row beyond its products, in products (row set-up, sort, write).
-inline constexpr std::uint64_t host_row_cost = 16;
-// Blocks per thread (dynamic scheduling over blocks absorbs the imbalance).
-inline constexpr int host_blocks_per_thread = 16;
-// Numeric over an uncompressed B prefetches the row of B this many entries
-// of A ahead, and that row's pointer twice as far (random:100000: one call
-// 31 -> 21 ms, poisson3Da -9 %, ca-CondMat -5 %; B compressed to few pairs,
-// whose rows are long runs that the hardware streams, lost: TSOPF +7 %).
-inline constexpr std::int64_t host_prefetch_distance = 8;
+// The tuning constants of these kernels are SpgemmHostPolicy's
+// (spk_spgemm_tuning.hpp).
 
 inline std::uint64_t host_pow2_at_least(std::uint64_t x) {
   std::uint64_t c = 1;
@@ -478,7 +462,7 @@ HostSpgemmStats host_spgemm_analyze(const ExecSpace& space, std::int64_t m, std:
 /// work / blocks (no buffer, no parallel dispatch for an O(rows) pass).
 /// Rows [blocks[b], blocks[b + 1]) form block b.  `min_blocks`: at least
 /// that many blocks (when there are rows enough), beyond
-/// host_blocks_per_thread per thread.  With `max_bound`, the same walk also
+/// SpgemmHostPolicy::blocks_per_thread per thread.  With `max_bound`, the same walk also
 /// finds the largest sum over a block of min(products, ncols).
 template <class Products>
 std::vector<std::int64_t> host_row_blocks(std::int64_t m, const Products& products,
@@ -487,8 +471,9 @@ std::vector<std::int64_t> host_row_blocks(std::int64_t m, const Products& produc
                                           std::uint64_t* max_bound = nullptr) {
   const std::int64_t nb = std::max<std::int64_t>(
       1, std::min<std::int64_t>(
-             m, std::max<std::int64_t>(min_blocks, host_blocks_per_thread * num_threads)));
-  const std::uint64_t work = total + host_row_cost * static_cast<std::uint64_t>(m);
+             m, std::max<std::int64_t>(min_blocks,
+                                       SpgemmHostPolicy::blocks_per_thread * num_threads)));
+  const std::uint64_t work = total + SpgemmHostPolicy::row_cost * static_cast<std::uint64_t>(m);
   std::vector<std::int64_t> blocks(nb + 1, m);
   blocks[0] = 0;
   std::uint64_t sum = 0, bound = 0, largest = 0;
@@ -502,7 +487,7 @@ std::vector<std::int64_t> host_row_blocks(std::int64_t m, const Products& produc
       if (!max_bound) break;
       continue;  // the last block: only its bound is left to sum
     }
-    sum += p + host_row_cost;
+    sum += p + SpgemmHostPolicy::row_cost;
     while (sum >= next) {
       blocks[b++] = i + 1;
       largest = std::max(largest, bound);
@@ -600,13 +585,13 @@ inline std::int64_t host_count_compressed_either(bool hw, const F* arm, const O*
 
 /// Prefetches, from A's entry ka of a row kernel, the row of B that A's
 /// entry ka + d names (its columns, and values unless V is void) and
-/// the row pointer of entry ka + 2 d (d = host_prefetch_distance): over an
+/// the row pointer of entry ka + 2 d (d = SpgemmHostPolicy::prefetch_distance): over an
 /// uncompressed B, the rows come from all over B.  Entries ahead may belong
 /// to later rows; they are clamped to A's last, a_end - 1.
 template <class F, class O, class V>
 SPK_HOST_ALWAYS_INLINE void host_prefetch_b_row(const O* aci, std::int64_t a_end, const F* brm,
                                                 const O* bci, const V* bv, std::int64_t ka) {
-  constexpr std::int64_t d = host_prefetch_distance;
+  constexpr std::int64_t d = SpgemmHostPolicy::prefetch_distance;
   const std::int64_t k1 = std::min<std::int64_t>(ka + 2 * d, a_end - 1);
   const std::int64_t k2 = std::min<std::int64_t>(ka + d, a_end - 1);
   __builtin_prefetch(brm + aci[k1]);
@@ -751,9 +736,9 @@ SPK_HOST_ALWAYS_INLINE std::uint64_t host_numeric_dense(
   // Up to 64 words where the CPU has AVX-512: a sorting network, no branch
   // on the keys (random rows, ~63 words: one call 35 -> 32 ms against the
   // summary scan below).
-  const bool network =
-      sorted && nt > host_sort_words && nt <= host_avx512_sort_max && host_use_avx512_sort;
-  if (nt <= host_sort_words || !sorted || network) {
+  const bool network = sorted && nt > SpgemmHostPolicy::sort_words && nt <= host_avx512_sort_max &&
+                       host_use_avx512_sort;
+  if (nt <= SpgemmHostPolicy::sort_words || !sorted || network) {
     // Few words: sort them.
     if (network)
       host_sort_u32_avx512(touched, nt);
@@ -978,7 +963,7 @@ void spgemm_host_numeric(const ExecSpace& space, const V& v, std::uint64_t ncols
   // Numeric walks B twice when compressed (values, then pairs): worth it only
   // when the pairs are clearly fewer.
   const bool compressed =
-      p.cb.used && p.cb.pairs * 100 <= host_numeric_compress_pct * v.bci.extent(0);
+      p.cb.used && p.cb.pairs * 100 <= SpgemmHostPolicy::numeric_compress_pct * v.bci.extent(0);
   const F* cbe = p.cb.end.data();
   const std::uint32_t* cbw = p.cb.word.data();
   const std::uint64_t* cbm = p.cb.mask.data();

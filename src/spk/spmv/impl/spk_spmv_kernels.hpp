@@ -429,9 +429,9 @@ void spmv_csr_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d, lo
                      CarryRows carry_rows, CarryVals carry_vals, CarryRows segment_rows) {
   if (d.num_rows == 0) return;
   switch (L.algorithm) {
-    case SpmvAlgorithm::automatic:  // resolved before; treat as scalar
-    case SpmvAlgorithm::scalar:
-    case SpmvAlgorithm::vector: {
+    case SpmvAlgorithm::Auto:  // resolved before; treat as scalar
+    case SpmvAlgorithm::Scalar:
+    case SpmvAlgorithm::Vector: {
       if constexpr (is_host_space_v<ExecSpace>) {
         // A thread per block of whole rows; the row loop's partial sums are
         // the CPU's lanes.
@@ -442,7 +442,7 @@ void spmv_csr_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d, lo
         Kokkos::parallel_for("spk::spmv.row_blocks",
                              Kokkos::RangePolicy<ExecSpace>(space, 0, blocks),
                              SpmvHostRowBlockFunctor<D, CR>{d, starts, nnz, blocks});
-      } else if (L.algorithm == SpmvAlgorithm::vector) {
+      } else if (L.algorithm == SpmvAlgorithm::Vector) {
         spmv_vector_launch(space, L, d);
       } else {
         Kokkos::parallel_for("spk::spmv.scalar",
@@ -451,7 +451,7 @@ void spmv_csr_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d, lo
       }
       break;
     }
-    case SpmvAlgorithm::merge_path: {
+    case SpmvAlgorithm::MergePath: {
       const long long segs = L.num_segments;
       if (segs == 0) return;
       using CR = Kokkos::View<typename D::O*, typename CarryVals::memory_space>;

@@ -1,0 +1,170 @@
+// SpGEMM tuning policies: the hardware-dependent constants of the SpGEMM
+// kernels, per backend and, for CUDA, per compute capability, kept apart
+// from the algorithms (spk_spgemm_binned.hpp, spk_spgemm_thread_dense.hpp).
+//
+// A policy is a constexpr struct.  The CUDA policies form a table ordered by
+// compute capability; a device takes the entry with the largest capability
+// at most its own (as CUB's policy chains do for __CUDA_ARCH__), so a new
+// GPU generation gets the entry below it until it has its own.  Adding one
+// (say sm_100) is a new constexpr SpgemmDevicePolicy and a row in
+// spgemm_cuda_policies below; no algorithm file changes.
+//
+// Every constant says what it was measured on.  Per-call overrides:
+// SpgemmOptions::tuning and SpgemmOptions::device_policy; process-wide:
+// Settings::spgemm (spk_settings.hpp).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <spk_compat.hpp>
+
+namespace spk {
+
+/// The BinnedHash parameters of a device backend (CUDA; other device
+/// backends use the generic entry).
+struct SpgemmDevicePolicy {
+  const char* name;
+  /// Lanes per row of the lane and team bins: the average length of B's
+  /// rows rounded up to a power of two, clamped to [min, max].
+  int min_vector_length, max_vector_length;
+  /// Threads (rows x lanes) of a lane-bin team, at most.
+  int lane_threads;
+  /// Threads x lanes of a team-bin team (threads = this / vector length).
+  int team_lanes;
+  /// Scratch bytes a lane-bin or thread-bin team uses at most.
+  std::size_t lane_scratch_bytes;
+  /// Tables up to 2^this slots: one row per thread (numeric; symbolic).
+  int max_thread_log2, max_thread_log2_sym;
+  /// Rows of 2^min..2^max products sorted by the lanes of a warp instead of
+  /// hashed (spk_spgemm_warp_sort.hpp), numeric and symbolic; 0: none.
+  int warp_sort_min_log2, warp_sort_max_log2;
+  int warp_sort_min_log2_sym, warp_sort_max_log2_sym;
+  int warp_sort_warps;  ///< warps per warp-sort team
+  int warp_sort_slots;  ///< products per lane, at least
+  /// Sortable bins of few rows sorted too, not a team per row.
+  bool warp_sort_few;
+};
+
+/// Compile-time constants of the host kernels (ThreadDense and BinnedHash
+/// on Serial/OpenMP), measured on a shared 2-core Xeon, OpenMP, 1 and 2
+/// threads.
+struct SpgemmHostPolicy {
+  /// Team scratch of BinnedHash's host teams when the options give none.
+  static constexpr std::size_t scratch_bytes = std::size_t(256) << 10;
+  /// ThreadDense: rows whose nonzero words of the bitset are at most this
+  /// many sort them by insertion; more go through the summary bitset.
+  static constexpr std::uint64_t sort_words = 16;
+  /// ThreadDense: B is compressed when the (word, mask) pairs number at most
+  /// this percentage of its entries.
+  static constexpr std::uint64_t compress_pct = 75;
+  /// ThreadDense: numeric uses the compressed pairs for the pattern below
+  /// this percentage (above it, one fused pass over B's entries measured
+  /// faster).
+  static constexpr std::uint64_t numeric_compress_pct = 66;
+  /// Work of a row beyond its products, in products (row set-up, sort,
+  /// write).
+  static constexpr std::uint64_t row_cost = 16;
+  /// Blocks per thread (dynamic scheduling over blocks absorbs the
+  /// imbalance).
+  static constexpr int blocks_per_thread = 16;
+  /// Numeric over an uncompressed B prefetches the row of B this many
+  /// entries of A ahead, and that row's pointer twice as far (random:100000:
+  /// one call 31 -> 21 ms, poisson3Da -9 %, ca-CondMat -5 %; B compressed to
+  /// few pairs, whose rows are long runs that the hardware streams, lost:
+  /// TSOPF +7 %).
+  static constexpr std::int64_t prefetch_distance = 8;
+  /// ThreadDense's accumulators: global memory allowed when the options
+  /// give no slab budget.
+  static constexpr std::size_t slab_budget_bytes = std::size_t(512) << 20;
+};
+
+/// Budget of BinnedHash's long-row slabs when the options give none, on
+/// every backend: in proportion to the work of these rows (so that small
+/// products stay small), between min and max.  Measured on the H100: 6
+/// bytes per fp64 product (an entry's bytes / 2), where cuSPARSE's default
+/// algorithm held 35-40; more slabs are more long rows at once (rmat:20:2's
+/// 52,213 long rows on 1M columns had 61 slabs at a 512 MiB cap).
+struct SpgemmSlabBudget {
+  static constexpr std::size_t min_bytes = std::size_t(16) << 20;
+  static constexpr std::size_t max_bytes = std::size_t(4) << 30;
+  static constexpr std::size_t entry_divisor = 2;  // bytes per product: entry bytes / this
+};
+
+namespace Impl {
+
+/// Hopper (sm_90), measured on H100 SXM and PCIe with CUDA 12 on spk's
+/// SpGEMM suite (generated matrices and 109 SuiteSparse matrices).
+inline constexpr SpgemmDevicePolicy spgemm_cuda_sm90 = {
+    "cuda-sm90",
+    // Lanes per row about B's row length: Kokkos Kernels' rule of thumb,
+    // kept on the H100 (4..32 lanes).
+    4, 32,
+    // Lane-bin teams of 128 threads with about 24 KB of tables keep 9 teams
+    // (1152 threads) on an H100 SM.
+    128, 256, std::size_t(24) << 10,
+    // Short rows one per thread: no idle lanes, no lane synchronisation
+    // (tables of 32 slots numeric, 64 key-only symbolic).
+    5, 6,
+    // Numeric: rows of up to 512 products sorted by 4-32 lanes, 8-16 per
+    // lane (the thread and lane bins' tables of values hold occupancy down:
+    // 2-4x slower on H100; sorting the 512-slot bin instead of a team per
+    // row gained ~4 % on the suite, about the noise).  Symbolic keeps its
+    // key-only thread and lane tables up to 128 (as fast or faster there)
+    // and sorts the rows of 129-512 (docs/spgemm.md, "Warp-sorted rows").
+    5, 9, 8, 9, 4, 8,
+    // Few-row sortable bins sorted too: numeric 10-35 % faster on the H100's
+    // medium matrices (ca-CondMat, lhr07, delaunay_n16).
+    true};
+
+/// Any CUDA device without an entry of its own, and other device backends:
+/// the sm_90 values, the only GPU spk was tuned on; not measured elsewhere.
+inline constexpr SpgemmDevicePolicy spgemm_device_generic = [] {
+  SpgemmDevicePolicy p = spgemm_cuda_sm90;
+  p.name = "device-generic";
+  return p;
+}();
+
+/// A CUDA policy and the smallest compute capability (major * 10 + minor)
+/// it is for.
+struct SpgemmCudaPolicyEntry {
+  int min_compute_capability;
+  SpgemmDevicePolicy policy;
+};
+
+/// The CUDA policies, by increasing compute capability.
+inline constexpr SpgemmCudaPolicyEntry spgemm_cuda_policies[] = {
+    {0, spgemm_device_generic},
+    {90, spgemm_cuda_sm90},
+};
+
+/// The entry for a device of compute capability `cc` (major * 10 + minor):
+/// the last entry whose capability is at most cc.
+constexpr const SpgemmDevicePolicy& spgemm_cuda_policy(int cc) {
+  const SpgemmDevicePolicy* best = &spgemm_cuda_policies[0].policy;
+  for (const auto& e : spgemm_cuda_policies)
+    if (e.min_compute_capability <= cc) best = &e.policy;
+  return *best;
+}
+
+static_assert(spgemm_cuda_policy(80).name == spgemm_device_generic.name);
+static_assert(spgemm_cuda_policy(90).name == spgemm_cuda_sm90.name);
+static_assert(spgemm_cuda_policy(100).name == spgemm_cuda_sm90.name);
+
+/// The device policy of the device `space` runs on.
+template <class ExecSpace>
+SpgemmDevicePolicy spgemm_device_policy(const ExecSpace& space) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    int major = 0, minor = 0;
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, space.cuda_device());
+    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, space.cuda_device());
+    return spgemm_cuda_policy(major * 10 + minor);
+  }
+#endif
+  (void)space;
+  return spgemm_device_generic;
+}
+
+}  // namespace Impl
+}  // namespace spk
