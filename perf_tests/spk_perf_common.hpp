@@ -4,13 +4,14 @@
 //
 //   perf_<op> [MATRIX|SPEC|DIR ...] [--corpus small|default|full] [--quick]
 //             [--repeat N] [--warmup N] [--space serial|openmp|cuda|default]
-//             [--json FILE]
+//             [--json FILE] [--memory GIB]
 //
 // A DIR argument adds every *.mtx / *.mtx.gz file in it (not recursive).
 // With no matrix argument the driver runs a corpus (corpus_matrices below,
 // docs/benchmarks.md): every generated family at two or more sizes, sized
 // from the memory of the space it runs on, plus the real matrices of
-// $SPK_MATRIX_DIR.  --quick is --corpus small.
+// $SPK_MATRIX_DIR.  --quick is --corpus small.  --memory GIB caps the memory
+// the corpus and the per-matrix estimates assume (default: what is free).
 #pragma once
 
 #include <sys/resource.h>
@@ -20,6 +21,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -47,6 +49,17 @@ enum class Corpus { standard, small, full };
 
 inline const char* to_string(Corpus c) {
   return c == Corpus::small ? "small" : c == Corpus::full ? "full" : "default";
+}
+
+/// --memory GIB: a cap on the memory the estimates and the corpus assume
+/// (0: none), for a machine shared with other work.
+inline double& memory_cap_bytes() {
+  static double cap = 0;
+  return cap;
+}
+
+inline double capped(double bytes) {
+  return memory_cap_bytes() > 0 ? std::min(bytes, memory_cap_bytes()) : bytes;
 }
 
 struct Options {
@@ -121,7 +134,14 @@ inline Options parse_args(int argc, char* argv[], const std::string& usage,
       o.space = take();
     else if (a == "--json")
       o.json = take();
-    else if (a == "--quick")
+    else if (a == "--memory") {
+      const std::string v = take();
+      char* end = nullptr;
+      const double gib = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end != '\0' || !(gib > 0))
+        fail("option --memory: '" + v + "' is not a positive number of GiB");
+      memory_cap_bytes() = gib * double(1 << 30);
+    } else if (a == "--quick")
       o.quick = true, o.corpus = Corpus::small;
     else if (a == "--corpus") {
       const std::string c = take();
@@ -178,11 +198,12 @@ inline long long proc_kb_field(const char* file, const char* field) {
 }
 
 /// Host memory available to this process now: MemAvailable (what Linux can
-/// give without swapping), else physical memory.
+/// give without swapping), else physical memory; at most --memory.
 inline double host_available_bytes() {
   const long long avail = proc_kb_field("/proc/meminfo", "MemAvailable");
-  if (avail > 0) return static_cast<double>(avail);
-  return static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+  if (avail > 0) return capped(static_cast<double>(avail));
+  return capped(static_cast<double>(sysconf(_SC_PHYS_PAGES)) *
+                static_cast<double>(sysconf(_SC_PAGE_SIZE)));
 }
 
 /// Free and total memory of the space's memory (the host's for host spaces).
@@ -192,11 +213,12 @@ std::pair<double, double> space_memory_bytes() {
   if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
     size_t free_b = 0, total_b = 0;
     if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess)
-      return {static_cast<double>(free_b), static_cast<double>(total_b)};
+      return {capped(static_cast<double>(free_b)), capped(static_cast<double>(total_b))};
   }
 #endif
   const long long total = proc_kb_field("/proc/meminfo", "MemTotal");
-  return {host_available_bytes(), total > 0 ? static_cast<double>(total) : host_available_bytes()};
+  return {host_available_bytes(),
+          total > 0 ? capped(static_cast<double>(total)) : host_available_bytes()};
 }
 
 /// The process's resident-set high-water mark in bytes (VmHWM; getrusage's
@@ -292,7 +314,8 @@ inline std::vector<std::string> corpus_family_specs(double nnz, bool products) {
   };
   auto rows = [&](double per) { return std::to_string(std::max(16LL, std::llround(nnz / per))); };
   const std::string n8 = rows(8);
-  const int rmat_scale = std::max(6, static_cast<int>(std::lround(std::log2(nnz / 16.0))));
+  // R-MAT's products grow faster than its nonzeros (hubs): half the size.
+  const int rmat_scale = std::max(6, static_cast<int>(std::lround(std::log2(nnz / 32.0))));
   std::vector<std::string> s = {
       "poisson2d:" + root(5, 2),
       "poisson3d:" + root(7, 3),

@@ -38,7 +38,7 @@ while [ $# -gt 0 ]; do
       corpus=(--corpus "$2"); shift ;;
     --corpus=*) corpus=("$1") ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    --space|--repeat|--warmup|--sweep|--serial-loop)  # driver options with a value
+    --space|--repeat|--warmup|--memory|--sweep|--serial-loop)  # driver options with a value
       [ $# -ge 2 ] || { echo "run_perf.sh: $1 needs a value" >&2; exit 2; }
       args+=("$1" "$2"); shift ;;
     -*) args+=("$1") ;;
