@@ -338,7 +338,7 @@ void check_against_reference(const std::string& name, const std::string& impl,
   if (!ok) check_failed = true;
 }
 
-/// Memory of the space the products run in, and of the host, available now.
+/// Memory of the space the products run in, available now.
 template <class ExecSpace>
 double space_available() {
   return spk::perf::space_memory_bytes<ExecSpace>().first;
