@@ -8,9 +8,14 @@ void usage(std::ostream& out) {
   out << "usage: spk <command> [arguments]\n\ncommands:\n";
   for (const auto& c : spk::cli::commands()) out << "  spk " << c.synopsis << "\n";
   out << "\nA matrix argument is a Matrix Market file (.mtx or .mtx.gz) or a generator spec\n"
-         "(see spk_generators.hpp):\n  "
-      << spk::generator_specs()
-      << "\nKokkos options (--kokkos-num-threads=N, ...) are accepted everywhere.\n";
+         "(see spk_generators.hpp), one of:\n";
+  // generator_specs() separates the specs by two spaces: one a line here.
+  const std::string specs = spk::generator_specs();
+  for (size_t b = 0, e; b < specs.size(); b = e + 2) {
+    e = std::min(specs.find("  ", b), specs.size());
+    out << "  " << specs.substr(b, e - b) << "\n";
+  }
+  out << "Kokkos options (--kokkos-num-threads=N, ...) are accepted everywhere.\n";
 }
 
 }  // namespace
