@@ -47,12 +47,12 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-if [ -n "${Kokkos_ROOT:-}" ]; then
-  prefix=$Kokkos_ROOT
-else
-  prefix=$("$root/scripts/install_deps.sh" | tail -n 1)
-fi
 if [ "${SPK_REUSE_BUILD:-0}" != 1 ] || [ ! -f "$build/CMakeCache.txt" ]; then
+  if [ -n "${Kokkos_ROOT:-}" ]; then
+    prefix=$Kokkos_ROOT
+  else
+    prefix=$("$root/scripts/install_deps.sh" | tail -n 1)
+  fi
   # shellcheck disable=SC2086
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
     -DSPK_ENABLE_TESTS=OFF -DSPK_ENABLE_EXAMPLES=OFF -DSPK_ENABLE_PERF_TESTS=ON \
