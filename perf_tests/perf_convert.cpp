@@ -59,15 +59,18 @@ void run(const perf::Options& opt, perf::Report& report) {
   report.note("space " + sp + ": copy bandwidth " + perf::json_number(copy) +
               " GB/s (read + write), concurrency " + std::to_string(space.concurrency()));
   report.print_header();
+  perf::MatrixLoop matrices("convert", sp, opt.matrices, report);
   auto add = [&](perf::Record r) {
     r.space = sp;
     if (r.impl.rfind("spk", 0) == 0 && r.gbps > 0)
       r.numbers.push_back({"copy_frac", r.gbps / copy});
+    const std::string step = r.op + " " + r.impl;
     report.add(std::move(r));
+    matrices.step(step);
   };
   const int reps = opt.repeat, warm = opt.warmup;
 
-  for (const std::string& name : opt.matrices) {
+  matrices.run([&](const std::string& name) {
     const std::string display = matrix_display_name(name);
     HostCsr A;
     if (!is_generator_spec(name)) {
@@ -106,6 +109,18 @@ void run(const perf::Options& opt, perf::Report& report) {
       A = generate<S, O, F>(name);
     }
     const long long m = A.num_rows(), n = A.num_cols(), nnz = A.nnz();
+    // A on the host and in the space, a shuffled COO copy on both, and the
+    // largest result (CSR or CSC) with the serial reference's.
+    const double csr = (m + 1.0) * sizeof(F) + nnz * (sizeof(O) + sizeof(S));
+    const double coo = nnz * (2.0 * sizeof(O) + sizeof(S));
+    const bool host = Impl::is_host_space_v<ExecSpace>;
+    std::string reason;
+    if (!(host ? perf::fits_memory(4 * csr + 2 * coo, perf::host_available_bytes(), "host", reason)
+               : perf::fits_memory(3 * csr + coo, perf::space_memory_bytes<ExecSpace>().first,
+                                   "device", reason))) {
+      report.add_status({"convert", display, "all", sp, m, n, nnz}, "skipped", reason);
+      return;
+    }
     const auto Ad = create_mirror_view_and_copy(Device(), A);
 
     // --- coo_to_csr: entries in random order ---------------------------
@@ -168,7 +183,7 @@ void run(const perf::Options& opt, perf::Report& report) {
                                             [&] { reference::dense_to_csr<O, F>(dense_h); });
       add({"dense_to_csr", display, "serial", "host", m, n, nnz, ms_ref, bytes / (ms_ref * 1e6)});
     }
-  }
+  });
 }
 
 }  // namespace
@@ -178,24 +193,26 @@ int main(int argc, char* argv[]) {
   Kokkos::ScopeGuard kokkos(argc, argv);
   auto opt = spk::perf::parse_args(
       argc, argv,
-      "[MATRIX|SPEC|DIR ...] [--repeat N] [--warmup N] [--space S] [--json FILE] [--quick]");
-  if (opt.matrices.empty()) {
-    opt.matrices = opt.quick ? std::vector<std::string>{"poisson2d:300", "poisson3d:40",
-                                                        "random:200000:200000:8", "rmat:16:8",
-                                                        "random:4000:4000:400"}
-                             : std::vector<std::string>{"poisson2d:1000", "poisson3d:100",
-                                                        "random:1000000:1000000:8", "rmat:20:8",
-                                                        "random:5000:5000:500"};
-    if (const auto dir = spk::perf::shared_matrix_dir(); !dir.empty())
-      for (const auto& f : spk::perf::matrix_files(dir)) opt.matrices.push_back(f);
-  }
+      "[MATRIX|SPEC|DIR ...] [--corpus small|default|full] [--quick] [--repeat N] [--warmup N] "
+      "[--space S] [--json FILE]");
   spk::perf::Report report(opt);
   try {
-    spk::perf::with_space(opt.space, [&](auto space) { run<decltype(space)>(opt, report); });
+    spk::perf::with_space(opt.space, [&](auto space) {
+      using E = decltype(space);
+      spk::perf::MemTracker::install(spk::Impl::is_host_space_v<E>);
+      if (opt.matrices.empty()) opt.matrices = spk::perf::default_matrices<E>(opt, false);
+      const auto memory = spk::perf::space_memory_bytes<E>();
+      report.set_memory(memory.first, memory.second);
+      report.set_comparison("spk", {"serial", "kokkos-kernels", "gzip|scanf"});
+      report.note(std::string("corpus ") + spk::perf::to_string(opt.corpus) + ", " +
+                  std::to_string(opt.matrices.size()) + " matrices; memory available " +
+                  spk::perf::gib(memory.first) + " of " + spk::perf::gib(memory.second));
+      run<E>(opt, report);
+    });
   } catch (const std::exception& e) {
     std::cerr << "perf_convert: error: " << e.what() << "\n";
     return 1;
   }
-  report.write_json();
+  report.finish();
   return 0;
 }

@@ -483,8 +483,14 @@ int main(int argc, char* argv[]) {
     auto opt = spk::perf::parse_args(
         argc, argv,
         "[MATRIX|SPEC ...] [--op spmv|spgemm|both|read] [--partition rows|nnz] [--petsc 0|1] "
-        "[--gather 0|1] [--split-interior 0|1] [--repeat N] [--warmup N] [--space S] [--json FILE]",
+        "[--gather 0|1] [--split-interior 0|1] [--repeat N] [--warmup N] [--space S] [--json FILE] "
+        "[--quick] [--corpus small|default|full]",
         {"op", "partition", "petsc", "check", "gather", "split-interior"});
+    // --corpus full: every family of the corpus, sized from the host's
+    // memory (rank 0 builds each matrix and scatters it).
+    if (opt.matrices.empty() && opt.corpus == spk::perf::Corpus::full)
+      opt.matrices = spk::perf::corpus_matrices(spk::perf::Corpus::full, true,
+                                                spk::perf::host_available_bytes(), false);
     if (opt.matrices.empty())
       opt.matrices = opt.quick
                          ? std::vector<std::string>{"poisson3d:40", "random:100000:100000:8"}

@@ -9,12 +9,18 @@
 // historical baselines (CSR×CSC dot products, dense output) where they fit.
 // Prints a table and writes JSON records (one per matrix and impl).
 //
-//   perf_spgemm [MATRIX|SPEC|DIR ...] [--space serial|openmp|cuda] [--repeat N]
-//               [--warmup N] [--json FILE] [--quick] [--no-baselines] [--check]
-//               [--kernels] [--trace]
-// (the common perf options, spk_perf_common.hpp).  No matrix: the default
-// suite, generated matrices plus the real ones of $SPK_MATRIX_DIR.  --check
-// compares spk's C with the serial reference (exit code 2 on a mismatch).
+//   perf_spgemm [MATRIX|SPEC|DIR ...] [--corpus small|default|full] [--quick]
+//               [--space serial|openmp|cuda] [--repeat N] [--warmup N]
+//               [--json FILE] [--no-baselines] [--check] [--kernels] [--trace]
+// (the common perf options, spk_perf_common.hpp).  No matrix: the corpus
+// (docs/benchmarks.md), generated matrices plus the real ones of
+// $SPK_MATRIX_DIR.  ap:agg|sa:SPEC runs A·P and ptap:agg|sa:SPEC Pᵀ·(A·P),
+// P the (smoothed) aggregation prolongator of SPEC: AMG setup's products.
+// Before each implementation runs, its memory (C bounded by the product
+// count per row, cuSPARSE's buffers by the products) is compared with what
+// the space has free; what would not fit is a skipped row.  Each result is
+// released before the next implementation runs.  --check compares each spk
+// C with the serial reference as it comes (exit code 2 on a mismatch).
 // Diagnosis, each on one extra product reported in the spk record's note:
 // --kernels fences and times every kernel by label, --trace records the
 // host timeline (launches, waits, copies) without adding fences.
@@ -81,23 +87,6 @@ bool wanted(const Options& opt, const std::string& impl) {
   return opt.only.empty() || std::find(opt.only.begin(), opt.only.end(), impl) != opt.only.end();
 }
 
-/// Generated matrices of the suite, then the real ones from $SPK_MATRIX_DIR.
-std::vector<std::string> default_suite(bool quick) {
-  std::vector<std::string> s =
-      quick ? std::vector<std::string>{"poisson2d:300", "poisson3d:40", "random:100000:100000:8",
-                                       "rmat:14:8"}
-            : std::vector<std::string>{"poisson2d:1000", "poisson3d:100",
-                                       "random:1000000:1000000:8", "rmat:18:16", "rmat:20:8"};
-  const std::string dir = spk::perf::shared_matrix_dir();
-  if (!dir.empty())
-    for (const char* name :
-         {"cage11.mtx.gz", "TSOPF_RS_b39_c30.mtx.gz", "poisson3Da.mtx.gz", "G3_circuit.mtx.gz",
-          "wiki-Vote.mtx.gz", "ca-CondMat.mtx.gz", "delaunay_n16.mtx.gz", "Maragal_6.mtx.gz"})
-      if (std::filesystem::exists(dir + "/" + name) && !(quick && name[0] == 'G'))
-        s.push_back(dir + "/" + name);
-  return s;
-}
-
 // ---- timing and memory --------------------------------------------------------
 
 double now_ms() {
@@ -112,34 +101,16 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/// Live and peak bytes of Kokkos allocations outside host memory (all
-/// memory when the space is a host space).
-struct MemTracker {
-  static inline long long live = 0, peak = 0;
-  static inline bool device_only = true;
-  static bool counts(const Kokkos::Tools::SpaceHandle h) {
-    return !device_only || std::strcmp(h.name, "Host") != 0;
-  }
-  static void on_alloc(const Kokkos::Tools::SpaceHandle h, const char*, const void*,
-                       const uint64_t size) {
-    if (!counts(h)) return;
-    live += static_cast<long long>(size);
-    peak = std::max(peak, live);
-  }
-  static void on_free(const Kokkos::Tools::SpaceHandle h, const char*, const void*,
-                      const uint64_t size) {
-    if (counts(h)) live -= static_cast<long long>(size);
-  }
-  static void reset() { peak = live; }
-  static long long extra() { return peak - live; }
-};
+using spk::perf::MemTracker;
 
 struct Result {
   std::string impl;
   double symbolic_ms = 0, numeric_ms = 0, total_ms = 0;
   long long nnz_c = -1, peak_bytes = -1;
   std::string note;
-  bool ran = true;  // false: left out by --only
+  bool ran = true;            // false: left out by --only
+  std::string status = "ok";  // or skipped (would not fit) / failed (threw)
+  std::string message;
 };
 
 Result measure_or_throw(const std::string& impl, const Options& opt,
@@ -158,10 +129,8 @@ Result measure(const std::string& impl, const Options& opt,
   try {
     return measure_or_throw(impl, opt, f);
   } catch (const std::exception& e) {
-    r.note = std::string("failed: ") + e.what();
-    for (char& c : r.note)
-      if (c == '"' || c == '\\' || c == '\n') c = ' ';
-    r.total_ms = -1;
+    r.status = "failed";
+    r.message = e.what();
     return r;
   }
 }
@@ -227,6 +196,7 @@ long long cusparse_spgemm(cusparseHandle_t handle, const DevCsr<Kokkos::Cuda>& A
       SPK_CUDA_CHECK(cudaMalloc(p, n));
     live += static_cast<long long>(n);
     peak = std::max(peak, live);
+    MemTracker::add(static_cast<long long>(n));
   };
   auto dfree = [&](void* p, size_t n) {
     if (pooled)
@@ -234,6 +204,7 @@ long long cusparse_spgemm(cusparseHandle_t handle, const DevCsr<Kokkos::Cuda>& A
     else
       cudaFree(p);
     live -= static_cast<long long>(n);
+    MemTracker::remove(static_cast<long long>(n));
   };
   const double t0 = now_ms();
   cusparseSpMatDescr_t a, b, c;
@@ -299,53 +270,207 @@ bool check_failed = false;
 /// kk-spgemm-kk ms / impl ms per matrix, for the summary.
 std::map<std::string, std::vector<double>> speedups_vs_kk;
 
+/// Bytes of a CSR matrix with int ordinals and offsets.
+double csr_bytes(double rows, double nnz) {
+  return (rows + 1) * sizeof(F) + nnz * (sizeof(O) + sizeof(S));
+}
+
+/// What one product needs, estimated before it runs: the exact product
+/// count from A's columns and B's row lengths, and an upper bound on C's
+/// nonzeros (per row, the fewer of its products and B's columns).
+struct ProductSize {
+  std::uint64_t products = 0;
+  double nnz_c_bound = 0;
+  bool exact = false;  // nnz_c_bound is the exact count (from spk's symbolic phase)
+};
+
+ProductSize product_size(const HostCsr& A, const HostCsr& B) {
+  ProductSize p;
+  for (O i = 0; i < A.num_rows(); ++i) {
+    std::uint64_t row = 0;
+    for (F k = A.row_map()(i); k < A.row_map()(i + 1); ++k) {
+      const O j = A.col_idx()(k);
+      row += static_cast<std::uint64_t>(B.row_map()(j + 1) - B.row_map()(j));
+    }
+    p.products += row;
+    p.nnz_c_bound += static_cast<double>(std::min<std::uint64_t>(row, B.num_cols()));
+  }
+  return p;
+}
+
+/// The serial reference's C and the bound |A|·|B| its values are compared
+/// against, when --check asks for them.
+struct Reference {
+  HostCsr C, bound;
+  bool available = false;
+};
+
+/// Compares one implementation's C with the reference (its rows sorted on
+/// the host first when the implementation leaves them unsorted); prints the
+/// outcome and records a mismatch.  Values are compared against the error
+/// bound of a sum in any order: 1e-12 times the entry of |A|·|B| (entries
+/// of C that cancel are compared with the size of what cancelled).
+template <class ExecSpace>
+void check_against_reference(const std::string& name, const std::string& impl,
+                             const DevCsr<ExecSpace>& C_dev, bool rows_sorted, const Reference& r) {
+  if (!r.available) return;
+  const auto C =
+      rows_sorted ? spk::create_mirror_view_and_copy_host(C_dev) : spk::reference::sort_rows(C_dev);
+  const HostCsr& ref = r.C;
+  bool ok = C.nnz() == ref.nnz() && C.num_rows() == ref.num_rows();
+  std::string where =
+      ok ? "" : "nnz " + std::to_string(C.nnz()) + " vs " + std::to_string(ref.nnz());
+  for (O i = 0; ok && i <= ref.num_rows(); ++i) {
+    ok = C.row_map()(i) == ref.row_map()(i);
+    if (!ok) where = "row pointer " + std::to_string(i);
+  }
+  for (F k = 0; ok && k < ref.nnz(); ++k) {
+    ok = C.col_idx()(k) == ref.col_idx()(k) &&
+         std::abs(C.values()(k) - ref.values()(k)) <= 1e-12 * std::max(1.0, r.bound.values()(k));
+    if (!ok)
+      where = "entry " + std::to_string(k) + ": column " + std::to_string(C.col_idx()(k)) +
+              " value " + std::to_string(C.values()(k)) + ", expected column " +
+              std::to_string(ref.col_idx()(k)) + " value " + std::to_string(ref.values()(k));
+  }
+  std::printf("# check %s: %s %s the serial reference%s%s\n", name.c_str(), impl.c_str(),
+              ok ? "matches" : "DOES NOT MATCH", ok ? "" : " at ", where.c_str());
+  std::fflush(stdout);
+  if (!ok) check_failed = true;
+}
+
+/// Memory of the space the products run in, available now.
+template <class ExecSpace>
+double space_available() {
+  return spk::perf::space_memory_bytes<ExecSpace>().first;
+}
+
 template <class ExecSpace>
 std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCsr& B_h,
-                            std::uint64_t products, const std::string& name) {
+                            ProductSize size, const std::string& name,
+                            const spk::perf::Progress& progress) {
   std::vector<Result> out;
   ExecSpace space;
+  constexpr bool host_space = spk::Impl::is_host_space_v<ExecSpace>;
+  const std::uint64_t products = size.products;
   auto A = spk::create_mirror_view_and_copy(space, A_h);
   auto B = spk::create_mirror_view_and_copy(space, B_h);
-  MemTracker::device_only = !spk::Impl::is_host_space_v<ExecSpace>;
-
-  // spk, everything from scratch each time.
-  DevCsr<ExecSpace> C_spk;
-  out.push_back(measure("spk", opt, [&](double& s, double& n, long long& nnz) {
+  const double rows = A_h.num_rows();
+  // Device bytes each implementation needs beyond the inputs (C and its
+  // temporaries; cuSPARSE's default algorithm keeps buffers that grow with
+  // the intermediate products); on host spaces the host's own copies of the
+  // reference come on top.
+  auto c_bytes = [&] { return csr_bytes(rows, size.nnz_c_bound); };
+  auto spk_need = [&] { return 2 * c_bytes() + 16 * rows; };
+  auto kk_need = [&] { return 2 * c_bytes() + 8.0 * B_h.nnz() + 24 * rows; };
+  auto cusparse_need = [&] { return c_bytes() + 16.0 * double(products) + 16 * rows; };
+  // Skips `impl` with a reason when `need` bytes of the space's memory are
+  // not available now (a skipped record), and says so on stderr.
+  auto fits = [&](const std::string& impl, double need) {
+    if (!wanted(opt, impl)) return false;
+    std::string reason;
+    if (spk::perf::fits_memory(need, space_available<ExecSpace>(), host_space ? "host" : "device",
+                               reason))
+      return true;
+    Result r;
+    r.impl = impl;
+    r.status = "skipped";
+    r.message = reason + (size.exact ? " (exact nnz(C))" : " (nnz(C) bound)");
+    out.push_back(r);
+    progress.step(impl + " skipped: " + r.message);
+    return false;
+  };
+  // What spk's pool kept from the previous matrix goes back first, so that
+  // the free memory the estimates compare with is all there is.
+  spk::trim_memory_pool();
+  // A bound that does not fit may still be far above the true nnz(C)
+  // (R-MAT's hubs): spk's symbolic phase counts it exactly, in row counts.
+  std::string unused;
+  if (!spk::perf::fits_memory(spk_need(), space_available<ExecSpace>(), "", unused) &&
+      !size.exact) {
+    progress.step("counting nnz(C) (the bound does not fit)");
     spk::SpgemmHandle<O, F, ExecSpace> h;
     DevCsr<ExecSpace> C;
-    double t0 = now_ms();
     spk::spgemm_symbolic(space, h, A, B, C);
-    double t1 = now_ms();
-    spk::spgemm_numeric(space, h, A, B, C);
-    double t2 = now_ms();
-    s = t1 - t0;
-    n = t2 - t1;
-    nnz = C.nnz();
-    C_spk = C;
-  }));
+    size.nnz_c_bound = static_cast<double>(C.nnz());
+    size.exact = true;
+  }
+
+  Reference ref;
+  if (opt.check) {
+    std::string reason;
+    if (spk::perf::fits_memory(3 * c_bytes() + 12.0 * B_h.num_cols(),
+                               spk::perf::host_available_bytes(), "host", reason)) {
+      progress.step("serial reference for --check");
+      ref.C = spk::reference::spgemm(A_h, B_h);
+      auto abs_of = [](const HostCsr& M) {
+        HostCsr o = spk::clone(spk::HostDevice(), M);
+        for (F k = 0; k < o.nnz(); ++k) o.values()(k) = std::abs(o.values()(k));
+        return o;
+      };
+      ref.bound = spk::reference::spgemm(abs_of(A_h), abs_of(B_h));
+      ref.available = true;
+    } else {
+      std::printf("# check %s: skipped, the reference %s\n", name.c_str(), reason.c_str());
+    }
+  }
+
+  // spk, everything from scratch each time; the last C is checked, then
+  // released before the next implementation runs.
+  DevCsr<ExecSpace> last;
+  auto checked = [&](const char* impl, bool rows_sorted) {
+    check_against_reference<ExecSpace>(name, impl, last, rows_sorted, ref);
+    last = DevCsr<ExecSpace>();
+  };
+  if (fits("spk", spk_need())) {
+    progress.step("spk");
+    out.push_back(measure("spk", opt, [&](double& s, double& n, long long& nnz) {
+      spk::SpgemmHandle<O, F, ExecSpace> h;
+      last = DevCsr<ExecSpace>();
+      DevCsr<ExecSpace> C;
+      double t0 = now_ms();
+      spk::spgemm_symbolic(space, h, A, B, C);
+      double t1 = now_ms();
+      spk::spgemm_numeric(space, h, A, B, C);
+      double t2 = now_ms();
+      s = t1 - t0;
+      n = t2 - t1;
+      nnz = C.nnz();
+      if (ref.available) last = C;
+    }));
+    checked("spk", true);
+  }
   // spk's one-call API (on host spaces: the fused single pass, no symbolic).
   // Also without sorting each row (spk-onecall-unsorted): the output contract
   // of Kokkos Kernels' SPGEMM_KK (and of cuSPARSE), for a like-for-like
-  // comparison.  `keep`, when given, holds the last product for --check.
+  // comparison.
   spk::SpgemmOptions unsorted;
   unsorted.sort = spk::SpgemmSort::Unsorted;
-  auto one_call = [&](const spk::SpgemmOptions& o, DevCsr<ExecSpace>* keep) {
-    return [&, o, keep](double& s, double& n, long long& nnz) {
+  auto one_call = [&](const spk::SpgemmOptions& o) {
+    return [&, o](double& s, double& n, long long& nnz) {
+      last = DevCsr<ExecSpace>();
       const double t0 = now_ms();
       DevCsr<ExecSpace> C = spk::spgemm(space, A, B, o);
       space.fence();
       s = 0;
       n = now_ms() - t0;
       nnz = C.nnz();
-      if (keep) *keep = C;
+      if (ref.available) last = C;
     };
   };
-  DevCsr<ExecSpace> C_onecall;
   const spk::SpgemmOptions sorted;
-  const std::size_t onecall_record = out.size();
-  out.push_back(measure("spk-onecall", opt, one_call(sorted, &C_onecall)));
-  out.push_back(measure("spk-onecall-unsorted", opt, one_call(unsorted, nullptr)));
-  if (opt.kernels && wanted(opt, "spk-onecall")) {
+  std::size_t onecall_record = out.size();
+  if (fits("spk-onecall", spk_need())) {
+    progress.step("spk-onecall");
+    onecall_record = out.size();
+    out.push_back(measure("spk-onecall", opt, one_call(sorted)));
+    checked("spk-onecall", true);
+  }
+  if (fits("spk-onecall-unsorted", spk_need())) {
+    progress.step("spk-onecall-unsorted");
+    out.push_back(measure("spk-onecall-unsorted", opt, one_call(unsorted)));
+    checked("spk-onecall-unsorted", false);
+  }
+  if (opt.kernels && wanted(opt, "spk-onecall") && onecall_record < out.size()) {
     // One more one-call product with every kernel fenced and timed by label.
     spk::perf::KernelProfile profile;
     const double t0 = now_ms();
@@ -356,13 +481,15 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
     note << "total(ms)=" << now_ms() - t0 << " kernels(ms)" << spk::perf::KernelProfile::summary();
     out[onecall_record].note = note.str();
   }
-  if (wanted(opt, "spk") || wanted(opt, "spk-numeric-reuse") ||
-      wanted(opt, "spk-numeric-unsorted")) {
+  if ((wanted(opt, "spk") || wanted(opt, "spk-numeric-reuse") ||
+       wanted(opt, "spk-numeric-unsorted")) &&
+      fits("spk-numeric-reuse", spk_need())) {
+    progress.step("spk-numeric-reuse");
     // Numeric reuse: symbolic once, numeric timed.
     spk::SpgemmHandle<O, F, ExecSpace> h;
     DevCsr<ExecSpace> C;
     spk::spgemm_symbolic(space, h, A, B, C);
-    {
+    if (!out.empty() && out[0].impl == "spk" && out[0].status == "ok") {
       // One more run with phase timing, for the note of the "spk" record.
       spk::SpgemmOptions o;
       o.time_phases = true;
@@ -415,6 +542,7 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
     out.push_back(r);
     // What sorting costs: numeric again without it.
     h.set_sort(spk::SpgemmSort::Unsorted);
+    progress.step("spk-numeric-unsorted");
     out.push_back(measure("spk-numeric-unsorted", opt, [&](double& s, double& n, long long& nnz) {
       const double t0 = now_ms();
       spk::spgemm_numeric(space, h, A, B, C);
@@ -423,78 +551,39 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
       nnz = C.nnz();
     }));
   }
-  if (opt.check) {
-    // Values are compared against the error bound of a sum in any order:
-    // 1e-12 times the entry of |A|·|B| (entries of C that cancel are
-    // compared with the size of what cancelled, not with their tiny result).
-    const auto ref = spk::reference::spgemm(A_h, B_h);
-    auto abs_of = [](const HostCsr& M) {
-      HostCsr out = spk::clone(spk::HostDevice(), M);
-      for (F k = 0; k < out.nnz(); ++k) out.values()(k) = std::abs(out.values()(k));
-      return out;
-    };
-    const auto bound = spk::reference::spgemm(abs_of(A_h), abs_of(B_h));
-    // The unsorted one call once more (its timed runs keep nothing), its
-    // rows sorted on the host before the comparison.
-    const DevCsr<ExecSpace> C_unsorted = spk::spgemm(space, A, B, unsorted);
-    struct Checked {
-      const char* impl;
-      DevCsr<ExecSpace> C;
-      bool sorted;  // its rows must come sorted
-    };
-    for (const auto& [impl, C_dev, rows_sorted] :
-         {Checked{"spk", C_spk, true}, Checked{"spk-onecall", C_onecall, true},
-          Checked{"spk-onecall-unsorted", C_unsorted, false}}) {
-      const auto C = rows_sorted ? spk::create_mirror_view_and_copy_host(C_dev)
-                                 : spk::reference::sort_rows(C_dev);
-      bool ok = C.nnz() == ref.nnz();
-      std::string where;
-      for (O i = 0; ok && i <= ref.num_rows(); ++i) {
-        ok = C.row_map()(i) == ref.row_map()(i);
-        if (!ok) where = "row pointer " + std::to_string(i);
-      }
-      for (F k = 0; ok && k < ref.nnz(); ++k) {
-        ok = C.col_idx()(k) == ref.col_idx()(k) &&
-             std::abs(C.values()(k) - ref.values()(k)) <= 1e-12 * std::max(1.0, bound.values()(k));
-        if (!ok)
-          where = "entry " + std::to_string(k) + ": column " + std::to_string(C.col_idx()(k)) +
-                  " value " + std::to_string(C.values()(k)) + ", expected column " +
-                  std::to_string(ref.col_idx()(k)) + " value " + std::to_string(ref.values()(k));
-      }
-      std::printf("# check %s: %s %s the serial reference%s%s\n", name.c_str(), impl,
-                  ok ? "matches" : "DOES NOT MATCH", ok ? "" : " at ", where.c_str());
-      if (!ok) check_failed = true;
-    }
-  }
 
   // The baselines start with the device memory spk's pool kept given back.
   spk::trim_memory_pool();
 #if defined(SPK_HAVE_KOKKOSKERNELS)
-  out.push_back(measure("kk-spgemm-kk", opt, [&](double& s, double& n, long long& nnz) {
-    using MS = typename ExecSpace::memory_space;
-    using KH = KokkosKernels::Experimental::KokkosKernelsHandle<F, O, S, ExecSpace, MS, MS>;
-    double t0 = now_ms();
-    KH kh;
-    kh.create_spgemm_handle(KokkosSparse::SPGEMM_KK);
-    Kokkos::View<F*, ExecSpace> rm("kk.C.row_map", A.num_rows() + 1);
-    spk::Impl::kk_spgemm::spgemm_symbolic(&kh, A.num_rows(), B.num_rows(), B.num_cols(),
-                                          A.row_map(), A.col_idx(), false, B.row_map(), B.col_idx(),
-                                          false, rm);
-    space.fence();
-    double t1 = now_ms();
-    const F c_nnz = kh.get_spgemm_handle()->get_c_nnz();
-    Kokkos::View<O*, ExecSpace> ci(Kokkos::ViewAllocateWithoutInitializing("kk.C.col_idx"), c_nnz);
-    Kokkos::View<S*, ExecSpace> cv(Kokkos::ViewAllocateWithoutInitializing("kk.C.values"), c_nnz);
-    spk::Impl::kk_spgemm::spgemm_numeric(&kh, A.num_rows(), B.num_rows(), B.num_cols(), A.row_map(),
-                                         A.col_idx(), A.values(), false, B.row_map(), B.col_idx(),
-                                         B.values(), false, rm, ci, cv);
-    space.fence();
-    double t2 = now_ms();
-    kh.destroy_spgemm_handle();
-    s = t1 - t0;
-    n = t2 - t1;
-    nnz = c_nnz;
-  }));
+  if (fits("kk-spgemm-kk", kk_need())) {
+    progress.step("kk-spgemm-kk");
+    out.push_back(measure("kk-spgemm-kk", opt, [&](double& s, double& n, long long& nnz) {
+      using MS = typename ExecSpace::memory_space;
+      using KH = KokkosKernels::Experimental::KokkosKernelsHandle<F, O, S, ExecSpace, MS, MS>;
+      double t0 = now_ms();
+      KH kh;
+      kh.create_spgemm_handle(KokkosSparse::SPGEMM_KK);
+      Kokkos::View<F*, ExecSpace> rm("kk.C.row_map", A.num_rows() + 1);
+      spk::Impl::kk_spgemm::spgemm_symbolic(&kh, A.num_rows(), B.num_rows(), B.num_cols(),
+                                            A.row_map(), A.col_idx(), false, B.row_map(),
+                                            B.col_idx(), false, rm);
+      space.fence();
+      double t1 = now_ms();
+      const F c_nnz = kh.get_spgemm_handle()->get_c_nnz();
+      Kokkos::View<O*, ExecSpace> ci(Kokkos::ViewAllocateWithoutInitializing("kk.C.col_idx"),
+                                     c_nnz);
+      Kokkos::View<S*, ExecSpace> cv(Kokkos::ViewAllocateWithoutInitializing("kk.C.values"), c_nnz);
+      spk::Impl::kk_spgemm::spgemm_numeric(&kh, A.num_rows(), B.num_rows(), B.num_cols(),
+                                           A.row_map(), A.col_idx(), A.values(), false, B.row_map(),
+                                           B.col_idx(), B.values(), false, rm, ci, cv);
+      space.fence();
+      double t2 = now_ms();
+      kh.destroy_spgemm_handle();
+      s = t1 - t0;
+      n = t2 - t1;
+      nnz = c_nnz;
+    }));
+  }
 #endif
 
 #if defined(SPK_HAVE_CUSPARSE)
@@ -504,30 +593,43 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
     cudaMemPool_t default_pool;
     SPK_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&default_pool, space.cuda_device()));
     for (const bool pooled : {false, true}) {
+      const char* impl = pooled ? "cusparse-spgemm-pooled" : "cusparse-spgemm";
+      if (!fits(impl, cusparse_need())) continue;
+      progress.step(impl);
       // The pooled variant caches like spk's pool: the default pool keeps
       // freed memory across synchronisations (its threshold is 0 by default).
       std::uint64_t keep = pooled ? UINT64_MAX : 0;
       cudaMemPoolSetAttribute(default_pool, cudaMemPoolAttrReleaseThreshold, &keep);
       long long cu_peak = 0;
-      Result r = measure(pooled ? "cusparse-spgemm-pooled" : "cusparse-spgemm", opt,
-                         [&](double& s, double& n, long long& nnz) {
-                           long long p = 0;
-                           nnz = cusparse_spgemm(handle, A, B, s, n, p, pooled);
-                           cu_peak = std::max(cu_peak, p);
-                         });
-      r.peak_bytes = cu_peak;
+      Result r = measure(impl, opt, [&](double& s, double& n, long long& nnz) {
+        long long p = 0;
+        nnz = cusparse_spgemm(handle, A, B, s, n, p, pooled);
+        cu_peak = std::max(cu_peak, p);
+      });
+      if (r.status == "ok") r.peak_bytes = cu_peak;
       out.push_back(r);
+      std::uint64_t none = 0;
+      cudaMemPoolSetAttribute(default_pool, cudaMemPoolAttrReleaseThreshold, &none);
+      cudaDeviceSynchronize();
+      cudaMemPoolTrimTo(default_pool, 0);
     }
-    std::uint64_t none = 0;
-    cudaMemPoolSetAttribute(default_pool, cudaMemPoolAttrReleaseThreshold, &none);
-    cudaDeviceSynchronize();
-    cudaMemPoolTrimTo(default_pool, 0);
     cusparseDestroy(handle);
   }
 #endif
 
   if (opt.baselines) {
-    if (products <= 100'000'000ull) {
+    std::string reason;
+    const bool ref_fits = spk::perf::fits_memory(c_bytes() + 12.0 * B_h.num_cols(),
+                                                 spk::perf::host_available_bytes(), "host", reason);
+    if (products <= 100'000'000ull && wanted(opt, "serial-reference") && !ref_fits) {
+      Result r;
+      r.impl = "serial-reference";
+      r.status = "skipped";
+      r.message = reason;
+      out.push_back(r);
+    }
+    if (products <= 100'000'000ull && wanted(opt, "serial-reference") && ref_fits) {
+      progress.step("serial-reference");
       Options once = opt;
       once.warmup = 0;
       once.repeat = 1;
@@ -541,7 +643,8 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
       out.push_back(r);
     }
     const double mn = double(A.num_rows()) * double(B.num_cols());
-    if (mn <= (spk::Impl::is_host_space_v<ExecSpace> ? 2.5e7 : 1.5e8)) {
+    if (mn <= (host_space ? 2.5e7 : 1.5e8)) {
+      progress.step("baselines (dot products, dense output)");
       auto Bc = spk::create_mirror_view_and_copy(space, spk::reference::csr_to_csc(B_h));
       out.push_back(measure("baseline-dot-csr-csc", opt, [&](double& s, double& n, long long& nnz) {
         const double t0 = now_ms();
@@ -561,53 +664,98 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
   return out;
 }
 
+/// The two operands of a matrix argument and its display name: A·A for a
+/// square matrix, A·Aᵀ for a rectangular one, and the AMG-setup products
+/// ap:agg|sa:SPEC (A·P) and ptap:agg|sa:SPEC (Pᵀ·(A·P), A·P formed first
+/// by the serial reference).
+struct Operands {
+  HostCsr A, B;
+  std::string name;
+};
+
+Operands load_operands(const std::string& spec) {
+  if (spk::perf::is_product_spec(spec)) {
+    const bool ptap = spec.rfind("ptap:", 0) == 0;
+    const std::string rest = spec.substr(ptap ? 5 : 3);
+    const std::string kind = rest.substr(0, rest.find(':'));
+    const std::string inner = rest.substr(kind.size() + 1);
+    const HostCsr A = spk::load_csr<S, O, F>(inner);
+    const HostCsr P = kind == "sa" ? spk::smoothed_prolongator(A, "P_sa")
+                                   : spk::aggregation_prolongator(A, "P_agg");
+    if (!ptap) return {A, P, spec};
+    return {spk::transpose(P), spk::reference::spgemm(A, P), spec};
+  }
+  HostCsr A = spk::load_csr<S, O, F>(spec);
+  const bool square = A.num_rows() == A.num_cols();
+  HostCsr B = square ? A : spk::transpose(A);
+  return {A, B, spk::matrix_display_name(spec) + (square ? "" : " (A*At)")};
+}
+
 template <class ExecSpace>
 void run_space(const Options& opt, spk::perf::Report& report) {
   const std::string space = spk::Impl::space_name<ExecSpace>();
-  for (const std::string& spec : opt.common.matrices) {
-    HostCsr A_h;
+  spk::perf::Progress progress(opt.common.matrices.size());
+  for (std::size_t m = 0; m < opt.common.matrices.size(); ++m) {
+    const std::string& spec = opt.common.matrices[m];
+    progress.matrix(m, spk::perf::is_product_spec(spec) ? spec : spk::matrix_display_name(spec));
+    spk::perf::reset_peak_rss();
+    spk::perf::MemTracker::reset_matrix();
+    spk::perf::Record base;
+    base.op = "spgemm";
+    base.matrix = spk::perf::is_product_spec(spec) ? spec : spk::matrix_display_name(spec);
+    base.impl = "all";
+    base.space = space;
+    std::vector<Result> results;
+    Operands ops;
+    ProductSize size;
     try {
-      A_h = spk::load_csr<S, O, F>(spec);
+      ops = load_operands(spec);
+      base.matrix = ops.name;
+      base.rows = ops.A.num_rows();
+      base.cols = ops.A.num_cols();
+      base.nnz = ops.A.nnz();
+      size = product_size(ops.A, ops.B);
+      results = run_all<ExecSpace>(opt, ops.A, ops.B, size, ops.name, progress);
     } catch (const std::exception& e) {
-      report.note(spec + " skipped: " + e.what());
+      // The matrix could not be loaded or a step outside the measured
+      // implementations threw: one failed row, then the next matrix.
+      report.add_status(base, "failed", e.what());
+      progress.step(std::string("failed: ") + e.what());
+      report.write_json();
       continue;
     }
-    const bool square = A_h.num_rows() == A_h.num_cols();
-    const HostCsr B_h = square ? A_h : spk::transpose(A_h);
-    const std::string name = spk::matrix_display_name(spec) + (square ? "" : " (A*At)");
-    const std::uint64_t products = spk::reference::spgemm_products(A_h, B_h);
-    std::vector<Result> results = run_all<ExecSpace>(opt, A_h, B_h, products, name);
+    const HostCsr& A_h = ops.A;
+    const std::uint64_t products = size.products;
+    const double peak_rss = double(spk::perf::peak_rss_bytes());
+    const double peak_dev = double(spk::perf::MemTracker::matrix_peak);
     double cusparse_ms = 0, kk_ms = 0;
     long long spk_nnz = -1;
     for (const Result& r : results) {
+      if (r.status != "ok") continue;
       if (r.impl == "cusparse-spgemm" && r.total_ms > 0) cusparse_ms = r.total_ms;
       if (r.impl == "kk-spgemm-kk" && r.total_ms > 0) kk_ms = r.total_ms;
       if (r.impl == "spk") spk_nnz = r.nnz_c;
     }
     for (const Result& r : results) {
       if (!r.ran) continue;
-      if (r.total_ms < 0) {
-        report.note(name + " " + r.impl + " " + r.note);
+      spk::perf::Record rec = base;
+      rec.impl = r.impl;
+      rec.numbers = {{"products", double(products)},
+                     {"peak_rss_bytes", peak_rss},
+                     {"peak_device_bytes", peak_dev}};
+      if (r.status != "ok") {
+        report.add_status(rec, r.status, r.message);
         continue;
       }
-      spk::perf::Record rec;
-      rec.op = "spgemm";
-      rec.matrix = name;
-      rec.impl = r.impl;
-      rec.space = space;
-      rec.rows = A_h.num_rows();
-      rec.cols = A_h.num_cols();
-      rec.nnz = A_h.nnz();
       rec.ms = r.total_ms;
       // Bytes: A read once, one entry of B per product, C written once.
       const double bytes = (double(A_h.nnz()) + double(products) + double(std::max(0LL, r.nnz_c))) *
                            (sizeof(O) + sizeof(S));
       rec.gbps = bytes / (r.total_ms * 1e6);
       rec.gflops = 2.0 * double(products) / (r.total_ms * 1e6);
-      rec.numbers = {{"symbolic_ms", r.symbolic_ms},
-                     {"numeric_ms", r.numeric_ms},
-                     {"products", double(products)},
-                     {"nnz_c", double(r.nnz_c)}};
+      rec.numbers.insert(rec.numbers.begin(), {{"symbolic_ms", r.symbolic_ms},
+                                               {"numeric_ms", r.numeric_ms},
+                                               {"nnz_c", double(r.nnz_c)}});
       if (r.peak_bytes >= 0) rec.numbers.push_back({"peak_bytes", double(r.peak_bytes)});
       if (cusparse_ms > 0) rec.numbers.push_back({"speedup_vs_cusparse", cusparse_ms / r.total_ms});
       if (kk_ms > 0 && r.total_ms > 0) {
@@ -639,8 +787,6 @@ int main(int argc, char* argv[]) {
   Kokkos::initialize(argc, argv);
   int rc = 0;
   try {
-    Kokkos::Tools::Experimental::set_allocate_data_callback(&MemTracker::on_alloc);
-    Kokkos::Tools::Experimental::set_deallocate_data_callback(&MemTracker::on_free);
     Options opt;
     std::vector<char*> args;
     for (int i = 0; i < argc; ++i) {
@@ -667,9 +813,11 @@ int main(int argc, char* argv[]) {
     }
     opt.common = spk::perf::parse_args(
         static_cast<int>(args.size()), args.data(),
-        "[MATRIX|SPEC|DIR ...] [--repeat N] [--warmup N] [--space serial|openmp|cuda] "
-        "[--json FILE] [--quick] [--check] [--no-baselines] [--kernels] [--trace] "
-        "[--only=IMPL[,IMPL...]]");
+        "[MATRIX|SPEC|DIR ...] [--corpus small|default|full] [--quick] [--repeat N] "
+        "[--warmup N] [--space serial|openmp|cuda] [--json FILE] [--check] [--no-baselines] "
+        "[--kernels] [--trace] [--only=IMPL[,IMPL...]]\n"
+        "  SPEC: a generator spec, or ap:agg|sa:SPEC (A*P) / ptap:agg|sa:SPEC (Pt*(A*P)) with P\n"
+        "  the aggregation or smoothed-aggregation prolongator of SPEC");
     SPK_REQUIRE(!(opt.check && !opt.only.empty()), spk::Error,
                 "--check compares every spk record: not with --only");
     // SpGEMM runs are long: fewer repeats than the harness default.
@@ -677,10 +825,19 @@ int main(int argc, char* argv[]) {
     if (!warmup_given) opt.common.warmup = 1;
     opt.repeat = opt.common.repeat;
     opt.warmup = opt.common.warmup;
-    if (opt.common.matrices.empty()) opt.common.matrices = default_suite(opt.common.quick);
     spk::perf::Report report(opt.common);
     spk::perf::with_space(opt.common.space, [&](auto space) {
       using ExecSpace = decltype(space);
+      MemTracker::install(spk::Impl::is_host_space_v<ExecSpace>);
+      if (opt.common.matrices.empty())
+        opt.common.matrices = spk::perf::default_matrices<ExecSpace>(opt.common, true);
+      const auto memory = spk::perf::space_memory_bytes<ExecSpace>();
+      report.set_memory(memory.first, memory.second);
+      report.set_comparison("spk-onecall", {"kk-spgemm-kk", "serial-reference", "cusparse-spgemm",
+                                            "cusparse-spgemm-pooled"});
+      report.note(std::string("corpus ") + spk::perf::to_string(opt.common.corpus) + ", " +
+                  std::to_string(opt.common.matrices.size()) + " matrices; memory available " +
+                  spk::perf::gib(memory.first) + " of " + spk::perf::gib(memory.second));
       report.note(std::string("perf_spgemm: C = A*A (A*At for rectangular A), fp64, int/int; "
                               "ms = median total incl. allocation; space ") +
                   spk::Impl::space_name<ExecSpace>() + ", concurrency " +
@@ -702,7 +859,7 @@ int main(int argc, char* argv[]) {
                       impl, std::exp(lg / it->second.size()), it->second.size(), *lo, *hi);
         report.note(line);
       }
-      report.write_json();
+      report.finish();
     });
     if (check_failed) {
       std::fprintf(stderr, "perf_spgemm: --check found a mismatch\n");

@@ -4,11 +4,14 @@
 // bandwidth measured in the same run (device-to-device copy; on the CPU also a
 // streaming read).
 //
-//   perf_spmv [MATRIX|SPEC|DIR ...] [--space serial|openmp|cuda] [--repeat N]
-//             [--warmup N] [--json FILE] [--quick] [--sweep 1] [--serial-loop 0]
+//   perf_spmv [MATRIX|SPEC|DIR ...] [--corpus small|default|full] [--quick]
+//             [--space serial|openmp|cuda] [--repeat N] [--warmup N]
+//             [--json FILE] [--sweep 1] [--serial-loop 0]
 //
-// Without matrices: the default suite (generated Poisson 2-D/3-D, uniform
-// random, R-MAT) plus $SPK_MATRIX_DIR's files.  Reported: median ms after
+// Without matrices: the corpus (spk_perf_common.hpp, docs/benchmarks.md)
+// plus $SPK_MATRIX_DIR's files.  A matrix whose vectors and copies would
+// not fit the space's memory is a skipped row, one that throws a failed
+// row; the run goes on.  Reported: median ms after
 // warm-up, GB/s from counted bytes (row_map + col_idx + values + x + y, each
 // once), GFLOP/s (2·nnz), the fraction of the reference bandwidth, and each
 // result's max relative deviation from the serial loop.  --sweep 1 also times
@@ -95,6 +98,25 @@ double stream_read_gbps(const ExecSpace& space) {
   return double(n) * sizeof(S) / (ms * 1e6);
 }
 
+/// Why the last fits() said no.
+std::string memory_reason;
+
+/// Whether y = A·x fits the space's memory now: A, x and y in the space,
+/// the host's copy of A, x and two result vectors (and, on host spaces, both
+/// in the same memory), the plan's row statistics.
+template <class ExecSpace>
+bool fits(const ExecSpace&, const HostCsr& A) {
+  const double m = A.num_rows(), n = A.num_cols();
+  const double csr = (m + 1) * sizeof(F) + double(A.nnz()) * (sizeof(O) + sizeof(S));
+  const double host = csr + (n + 2 * m) * sizeof(S);
+  const double dev = csr + (n + m) * sizeof(S) + 8 * m;
+  if (spk::Impl::is_host_space_v<ExecSpace>)
+    return spk::perf::fits_memory(host + dev, spk::perf::host_available_bytes(), "host",
+                                  memory_reason);
+  return spk::perf::fits_memory(dev, spk::perf::space_memory_bytes<ExecSpace>().first, "device",
+                                memory_reason);
+}
+
 template <class ExecSpace>
 int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& report) {
   using MS = typename ExecSpace::memory_space;
@@ -113,17 +135,16 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
   report.print_header();
   int failures = 0;
   std::vector<std::string> names;
-  for (const auto& spec : opt.matrices) {
-    HostCsr hA;
-    try {
-      hA = spk::load_csr<S, O, F>(spec);
-    } catch (const std::exception& e) {
-      report.note("skipping " + spec + ": " + e.what());
-      continue;
-    }
+  spk::perf::MatrixLoop matrices("spmv", space_name, opt.matrices, report);
+  matrices.run([&](const std::string& spec) {
+    const HostCsr hA = spk::load_csr<S, O, F>(spec);
     const std::string name = spk::matrix_display_name(spec);
     names.push_back(name);
     const long long m = hA.num_rows(), n = hA.num_cols(), nnz = hA.nnz();
+    if (!fits(space, hA)) {
+      report.add_status({"spmv", name, "all", space_name, m, n, nnz}, "skipped", memory_reason);
+      return;
+    }
     const double bytes = double(m + 1) * sizeof(F) + double(nnz) * (sizeof(O) + sizeof(S)) +
                          double(n + m) * sizeof(S);
     const double flops = 2.0 * nnz;
@@ -172,6 +193,7 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
       if (err >= 0) r.numbers.push_back({"max_rel_err", err});
       if (!note.empty()) r.strings.push_back({"launch", note});
       report.add(r);
+      matrices.step(impl);
     };
     auto sync = [&] { space.fence(); };
     auto poison = [&] { Kokkos::deep_copy(y, std::numeric_limits<S>::quiet_NaN()); };
@@ -294,7 +316,7 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
       const double ms = time_ms(few, serial_loop, [] {});
       add("serial-loop", ms, "host-1-thread", false);
     }
-  }
+  });
   // Geometric means of the ratios to the baselines over the suite.
   const auto& records = report.records();
   auto min_of = [](const spk::perf::Record& r) {
@@ -332,8 +354,9 @@ int main(int argc, char* argv[]) {
   spk::perf::set_thread_placement();
   Kokkos::ScopeGuard kokkos(argc, argv);
   auto opt = spk::perf::parse_args(argc, argv,
-                                   "[MATRIX|SPEC|DIR ...] [--repeat N] [--warmup N] [--space S] "
-                                   "[--json FILE] [--quick] [--sweep 1] [--serial-loop 0]",
+                                   "[MATRIX|SPEC|DIR ...] [--corpus small|default|full] [--quick] "
+                                   "[--repeat N] [--warmup N] [--space S] [--json FILE] "
+                                   "[--sweep 1] [--serial-loop 0]",
                                    {"sweep", "serial-loop"});
   Args args;
   args.repeat = opt.repeat;
@@ -345,26 +368,21 @@ int main(int argc, char* argv[]) {
   try {
     spk::perf::with_space(opt.space, [&](auto space) {
       using E = decltype(space);
-      if (opt.matrices.empty()) {
-        // Millions of rows on a GPU; a size two CPU cores finish in minutes.
-        if (!spk::Impl::is_host_space_v<E>)
-          opt.matrices = {"poisson2d:2000", "poisson3d:150", "random:2000000:2000000:16:1",
-                          "rmat:21:16:1"};
-        else if (opt.quick)
-          opt.matrices = {"poisson2d:300", "poisson3d:40", "random:200000:200000:16:1",
-                          "rmat:16:16:1"};
-        else
-          opt.matrices = {"poisson2d:1000", "poisson3d:100", "random:1000000:1000000:16:1",
-                          "rmat:20:16:1"};
-        if (const auto dir = spk::perf::shared_matrix_dir(); !dir.empty())
-          for (const auto& f : spk::perf::matrix_files(dir)) opt.matrices.push_back(f);
-      }
+      spk::perf::MemTracker::install(spk::Impl::is_host_space_v<E>);
+      if (opt.matrices.empty()) opt.matrices = spk::perf::default_matrices<E>(opt, false);
+      const auto memory = spk::perf::space_memory_bytes<E>();
+      report.set_memory(memory.first, memory.second);
+      report.set_comparison("spk-automatic",
+                            {"kokkoskernels", "serial-loop", "cusparse-alg1", "cusparse-alg2"});
+      report.note(std::string("corpus ") + spk::perf::to_string(opt.corpus) + ", " +
+                  std::to_string(opt.matrices.size()) + " matrices; memory available " +
+                  spk::perf::gib(memory.first) + " of " + spk::perf::gib(memory.second));
       rc = run<E>(args, opt, report);
     });
   } catch (const std::exception& e) {
     std::cerr << "perf_spmv: error: " << e.what() << "\n";
     return 2;
   }
-  report.write_json();
+  report.finish();
   return rc;
 }

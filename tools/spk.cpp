@@ -7,10 +7,15 @@ namespace {
 void usage(std::ostream& out) {
   out << "usage: spk <command> [arguments]\n\ncommands:\n";
   for (const auto& c : spk::cli::commands()) out << "  spk " << c.synopsis << "\n";
-  out << "\nA matrix argument is a Matrix Market file (.mtx or .mtx.gz) or a generator spec:\n"
-         "  poisson2d:N  poisson3d:N  random:ROWS:COLS:PER_ROW[:SEED]  "
-         "rmat:SCALE:EDGE_FACTOR[:SEED]\n"
-         "Kokkos options (--kokkos-num-threads=N, ...) are accepted everywhere.\n";
+  out << "\nA matrix argument is a Matrix Market file (.mtx or .mtx.gz) or a generator spec\n"
+         "(see spk_generators.hpp), one of:\n";
+  // generator_specs() separates the specs by two spaces: one a line here.
+  const std::string specs = spk::generator_specs();
+  for (size_t b = 0, e; b < specs.size(); b = e + 2) {
+    e = std::min(specs.find("  ", b), specs.size());
+    out << "  " << specs.substr(b, e - b) << "\n";
+  }
+  out << "Kokkos options (--kokkos-num-threads=N, ...) are accepted everywhere.\n";
 }
 
 }  // namespace

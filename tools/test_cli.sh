@@ -15,7 +15,7 @@ check convert-nnz 0 'nnz: +156 ' -- "$spk" info "$tmp/k.mtx.gz"
 check convert-sorted 0 '^1 2 1$' -- sh -c "gzip -dc '$tmp/k.mtx.gz' | sed -n 4p"
 check missing-file 1 'cannot open file' -- "$spk" info "$tmp/none.mtx"
 check complex-refused 1 'complex matrices are not supported yet' -- "$spk" info "$data/c_complex_hermitian.mtx.gz"
-check bad-spec 1 "unknown generator 'banded'" -- "$spk" info banded:3
+check bad-spec 1 "unknown generator 'bandit'" -- "$spk" info bandit:3
 check spgemm-check 0 'check: C matches the serial reference' -- "$spk" spgemm "$data/karate.mtx" "$data/karate.mtx" -o "$tmp/c.mtx" --check
 check spgemm-shape 1 "A's columns must match B's rows" -- "$spk" spgemm "$data/karate.mtx" poisson2d:5 -o "$tmp/c.mtx"
 check spgemm-readback 0 'format: +coordinate real general' -- "$spk" info "$tmp/c.mtx"

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <spk_generators.hpp>
+#include <spk_reference_spgemm.hpp>
 #include <spk_validate.hpp>
 
 #include "spk_test_utils.hpp"
@@ -54,7 +55,218 @@ TEST(generators, bad_specs) {
   expect_msg("random:10:10", "expected random:ROWS:COLS:PER_ROW[:SEED]");
   expect_msg("rmat:-2:4", "is negative");
   expect_msg("poisson3d:2000", "does not fit the ordinal type");
-  expect_msg("banded:4", "unknown generator 'banded'");
+  expect_msg("bandit:4", "unknown generator 'bandit'");
   EXPECT_TRUE(spk::is_generator_spec("rmat:4:4"));
   EXPECT_FALSE(spk::is_generator_spec("matrix.mtx"));
+}
+
+namespace {
+
+using HostCsr = spk::CsrMatrix<double, int, int, spk::HostDevice>;
+
+int row_length(const HostCsr& A, int i) { return A.row_map()(i + 1) - A.row_map()(i); }
+
+/// Value of A(i, j), or 0 when the entry is absent.
+double entry(const HostCsr& A, int i, int j) {
+  for (int k = A.row_map()(i); k < A.row_map()(i + 1); ++k)
+    if (A.col_idx()(k) == j) return A.values()(k);
+  return 0.0;
+}
+
+/// Every stored entry has its mirror entry with the same value.
+bool is_symmetric(const HostCsr& A) {
+  for (int i = 0; i < A.num_rows(); ++i)
+    for (int k = A.row_map()(i); k < A.row_map()(i + 1); ++k)
+      if (entry(A, A.col_idx()(k), i) != A.values()(k)) return false;
+  return true;
+}
+
+void expect_well_formed(const HostCsr& A) {
+  spk::validate(Kokkos::DefaultHostExecutionSpace(), A);
+  EXPECT_TRUE(spk::is_sorted_and_unique(Kokkos::DefaultHostExecutionSpace(), A));
+  for (int k = 0; k < A.nnz(); ++k) ASSERT_NE(A.values()(k), 0.0) << "entry " << k;
+}
+
+}  // namespace
+
+TEST(generators, stencil27_counts_and_symmetry) {
+  const auto A = spk::generate<double>("stencil27:5");
+  EXPECT_EQ(A.num_rows(), 125);
+  EXPECT_EQ(A.nnz(), 13 * 13 * 13);  // (3N-2)^3
+  expect_well_formed(A);
+  EXPECT_TRUE(is_symmetric(A));
+  EXPECT_EQ(row_length(A, 62), 27);  // the centre (2, 2, 2)
+  EXPECT_EQ(row_length(A, 0), 8);    // a corner
+  EXPECT_EQ(entry(A, 62, 62), 26.0);
+  EXPECT_EQ(entry(A, 62, 62 - 25 - 5 - 1), -1.0);
+  // Rows sum to zero away from the boundary (a Laplacian).
+  double sum = 0;
+  for (int k = A.row_map()(62); k < A.row_map()(63); ++k) sum += A.values()(k);
+  EXPECT_EQ(sum, 0.0);
+}
+
+TEST(generators, fem_blocks) {
+  for (const int points : {7, 27})
+    for (const int k : {1, 3, 8}) {
+      const std::string spec = "fem:4:" + std::to_string(k) + ":" + std::to_string(points) + ":5";
+      const auto A = spk::generate<double>(spec);
+      const long long node_edges = points == 7 ? 7 * 64 - 6 * 16 : 10 * 10 * 10;
+      EXPECT_EQ(A.num_rows(), 64 * k) << spec;
+      EXPECT_EQ(A.nnz(), node_edges * k * k) << spec;
+      expect_well_formed(A);
+      EXPECT_TRUE(is_symmetric(A)) << spec;
+      // The k rows of a node share one pattern: dense k x k blocks.
+      for (int node = 0; node < 64; ++node)
+        for (int a = 1; a < k; ++a) {
+          ASSERT_EQ(row_length(A, node * k + a), row_length(A, node * k));
+          ASSERT_EQ(A.col_idx()(A.row_map()(node * k + a)), A.col_idx()(A.row_map()(node * k)));
+        }
+      // Diagonally dominant.
+      for (int i = 0; i < A.num_rows(); ++i) {
+        double off = 0;
+        for (int t = A.row_map()(i); t < A.row_map()(i + 1); ++t)
+          if (A.col_idx()(t) != i) off += std::abs(A.values()(t));
+        ASSERT_GT(entry(A, i, i), off);
+      }
+    }
+  spk_test::expect_csr_equal(spk::generate<double>("fem:3:2:27:9"),
+                             spk::generate<double>("fem:3:2:27:9"));
+  const auto a = spk::generate<double>("fem:3:2:27:9"), b = spk::generate<double>("fem:3:2:27:10");
+  EXPECT_NE(a.values()(1), b.values()(1));
+}
+
+TEST(generators, banded_stays_in_its_band) {
+  const auto A = spk::generate<double>("banded:2000:40:13:3");
+  EXPECT_EQ(A.num_rows(), 2000);
+  EXPECT_EQ(A.nnz(), 2000 * 13);
+  expect_well_formed(A);
+  for (int i = 0; i < A.num_rows(); ++i) {
+    ASSERT_NE(entry(A, i, i), 0.0) << "row " << i << " lacks its diagonal";
+    for (int k = A.row_map()(i); k < A.row_map()(i + 1); ++k)
+      ASSERT_LE(std::abs(A.col_idx()(k) - i), 40);
+  }
+  // A band narrower than PER_ROW: the whole band (the Fisher-Yates path).
+  const auto B = spk::generate<double>("banded:50:3:13");
+  EXPECT_EQ(B.nnz(), 50 * 7 - 2 * (3 + 2 + 1));
+  spk_test::expect_csr_equal(A, spk::generate<double>("banded:2000:40:13:3"));
+  EXPECT_FALSE(A.col_idx()(100) == spk::generate<double>("banded:2000:40:13:4").col_idx()(100) &&
+               A.col_idx()(200) == spk::generate<double>("banded:2000:40:13:4").col_idx()(200) &&
+               A.col_idx()(300) == spk::generate<double>("banded:2000:40:13:4").col_idx()(300));
+}
+
+TEST(generators, blockdiag_product_keeps_the_pattern) {
+  const auto A = spk::generate<double>("blockdiag:100:16:2");
+  EXPECT_EQ(A.nnz(), 6 * 16 * 16 + 4 * 4);  // the last block is 4 wide
+  expect_well_formed(A);
+  const auto C = spk::reference::spgemm(A, A);
+  EXPECT_EQ(C.nnz(), A.nnz());
+  EXPECT_EQ(spk::reference::spgemm_products(A, A), 6ull * 16 * 16 * 16 + 4 * 4 * 4);
+  for (int i = 0; i <= A.num_rows(); ++i) ASSERT_EQ(C.row_map()(i), A.row_map()(i));
+}
+
+TEST(generators, powerlaw_rows_and_hub_columns) {
+  const auto A = spk::generate<double>("powerlaw:20000:8:1.5:1.0:4");
+  EXPECT_EQ(A.num_rows(), 20000);
+  expect_well_formed(A);
+  const double mean = double(A.nnz()) / A.num_rows();
+  EXPECT_GT(mean, 5.0);
+  EXPECT_LT(mean, 12.0);
+  int longest = 0;
+  for (int i = 0; i < A.num_rows(); ++i) longest = std::max(longest, row_length(A, i));
+  EXPECT_GT(longest, 40 * mean);  // Pareto tail
+  EXPECT_LE(longest, 20000 / 2);  // capped at N/2
+  std::vector<int> per_col(A.num_cols(), 0);
+  for (int k = 0; k < A.nnz(); ++k) ++per_col[A.col_idx()(k)];
+  const int hub = *std::max_element(per_col.begin(), per_col.end());
+  EXPECT_GT(hub, A.num_rows() / 20);  // a Zipf hub column: > 5% of the rows
+  spk_test::expect_csr_equal(A, spk::generate<double>("powerlaw:20000:8:1.5:1.0:4"));
+  EXPECT_NE(A.nnz(), spk::generate<double>("powerlaw:20000:8:1.5:1.0:5").nnz());
+  // Without the Zipf skew no column is a hub.
+  const auto U = spk::generate<double>("powerlaw:20000:8:3:0:4");
+  std::fill(per_col.begin(), per_col.end(), 0);
+  for (int k = 0; k < U.nnz(); ++k) ++per_col[U.col_idx()(k)];
+  EXPECT_LT(*std::max_element(per_col.begin(), per_col.end()), 60);
+}
+
+TEST(generators, arrow_dense_rows_and_columns) {
+  const auto A = spk::generate<double>("arrow:400:3:1");
+  expect_well_formed(A);
+  int dense_rows = 0;
+  for (int i = 0; i < A.num_rows(); ++i) dense_rows += row_length(A, i) == 400;
+  EXPECT_EQ(dense_rows, 3);
+  std::vector<int> per_col(400, 0);
+  for (int k = 0; k < A.nnz(); ++k) ++per_col[A.col_idx()(k)];
+  int dense_cols = 0;
+  for (int c : per_col) dense_cols += c == 400;
+  EXPECT_EQ(dense_cols, 3);
+  // A·A stays sparse: about 3 dense rows per dense row of A, not dense.
+  const auto C = spk::reference::spgemm(A, A);
+  EXPECT_LT(C.nnz(), 400 * 40);
+  for (int i = 0; i < A.num_rows(); ++i) ASSERT_NE(entry(A, i, i), 0.0);
+}
+
+TEST(generators, prolongators) {
+  const auto A = spk::generate<double>("poisson3d:8");
+  const auto P = spk::generate<double>("prolongator:agg:poisson3d:8");
+  EXPECT_EQ(P.num_rows(), A.num_rows());
+  EXPECT_LT(P.num_cols(), A.num_rows() / 3);  // aggregates of several nodes
+  EXPECT_EQ(P.nnz(), A.num_rows());
+  expect_well_formed(P);
+  // Each aggregate is non-empty and connected to its root through A.
+  std::vector<int> size(P.num_cols(), 0);
+  for (int i = 0; i < P.num_rows(); ++i) ++size[P.col_idx()(P.row_map()(i))];
+  for (int s : size) ASSERT_GT(s, 0);
+  const auto Ps = spk::generate<double>("prolongator:sa:poisson3d:8");
+  EXPECT_EQ(Ps.num_cols(), P.num_cols());
+  expect_well_formed(Ps);
+  EXPECT_GT(Ps.nnz(), P.nnz());
+  // P_sa = (I - w D^-1 A) P_agg with w = 4/(3 rho), rho = 12/6 = 2.
+  auto AP = spk::reference::spgemm(A, P);
+  const double w = 4.0 / 6.0;
+  for (int i = 0; i < A.num_rows(); ++i)
+    for (int j = 0; j < P.num_cols(); ++j) {
+      const double expect = entry(P, i, j) - w / 6.0 * entry(AP, i, j);
+      ASSERT_NEAR(entry(Ps, i, j), expect, 1e-14) << i << " " << j;
+    }
+  // The rows of a smoothed prolongator of a Laplacian sum to 1 - w (rho ...)
+  // away from the boundary: the constant is preserved where A's rows sum to 0.
+  double interior_sum = 0;
+  const int centre = 4 * 64 + 4 * 8 + 4;
+  for (int k = Ps.row_map()(centre); k < Ps.row_map()(centre + 1); ++k)
+    interior_sum += Ps.values()(k);
+  EXPECT_NEAR(interior_sum, 1.0, 1e-14);
+}
+
+TEST(generators, new_bad_specs) {
+  auto expect_msg = [](const std::string& spec, const std::string& needle) {
+    try {
+      spk::generate<double>(spec);
+      FAIL() << spec;
+    } catch (const spk::Error& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  expect_msg("stencil27:2000", "does not fit the ordinal type");
+  expect_msg("stencil27:4:4", "expected stencil27:N");
+  expect_msg("stencil27:1200", "do not fit the offset type");
+  expect_msg("fem:4:9:27", "K = 9 must be in 1..8");
+  expect_msg("fem:4:3:9", "POINTS = 9 must be 7 or 27");
+  expect_msg("fem:1000:8:27", "does not fit the ordinal type");
+  expect_msg("fem:3000000:8:27", "overflows");
+  expect_msg("banded:10:3", "expected banded:N:BANDWIDTH:PER_ROW[:SEED]");
+  expect_msg("banded:10:3:0", "PER_ROW must be at least 1");
+  expect_msg("blockdiag:10:0", "BLOCK must be at least 1");
+  expect_msg("blockdiag:2000000000:2000", "do not fit the offset type");
+  expect_msg("blockdiag:3000000000:3000000000", "does not fit the ordinal type");
+  expect_msg("powerlaw:100:8:1:1", "ALPHA = 1 must exceed 1");
+  expect_msg("powerlaw:100:8:x:1", "ALPHA = 'x' is not a number");
+  expect_msg("powerlaw:100:8:1.5:-1", "is negative");
+  expect_msg("powerlaw:100:0.5:1.5:1", "MEAN = 0.5 must be at least 1");
+  expect_msg("arrow:10:4", "N >= 8");
+  expect_msg("prolongator:foo:poisson2d:4", "expected prolongator:agg:SPEC");
+  expect_msg("prolongator:sa:random:10:5:2", "not square");
+  expect_msg("nosuch:4", "stencil27:N");  // the list of known specs
+  for (const char* s : {"stencil27:3", "fem:2:2:7", "banded:9:1:2", "blockdiag:9:3", "arrow:64:2",
+                        "powerlaw:9:2:2:1", "prolongator:agg:poisson2d:3"})
+    EXPECT_TRUE(spk::is_generator_spec(s)) << s;
 }
