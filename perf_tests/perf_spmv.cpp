@@ -15,7 +15,7 @@
 // warm-up, GB/s from counted bytes (row_map + col_idx + values + x + y, each
 // once), GFLOP/s (2·nnz), the fraction of the reference bandwidth, and each
 // result's max relative deviation from the serial loop.  --sweep 1 also times
-// explicit launch shapes (the data behind `automatic`).
+// explicit launch shapes (the data behind `auto`).
 #define SPK_COMPAT_KK_SPMV 1
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -209,7 +209,7 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
       // The chosen algorithm and lanes, e.g. "vector lanes=8 groups=32 rows/group=4".
       add(std::string("spk-") + spk::to_string(alg), ms, space_name, true, plan.describe());
     }
-    if (args.sweep) {  // explicit launch shapes: the data behind automatic's rules
+    if (args.sweep) {  // explicit launch shapes: the data behind auto's rules
       std::vector<spk::SpmvOptions> shapes;
       const bool host = spk::Impl::is_host_space_v<ExecSpace>;
       for (int vl : host ? std::vector<int>{1} : std::vector<int>{1, 2, 4, 8, 16, 32})
@@ -240,7 +240,7 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
         add(label.str(), ms, space_name, true);
       }
     }
-    {  // automatic without a plan: the mean-only choice.
+    {  // auto without a plan: the mean-only choice.
       poison();
       const double ms = time_ms(
           args, [&] { spk::spmv(space, 1.0, A, x, 0.0, y); }, sync);
@@ -372,7 +372,7 @@ int main(int argc, char* argv[]) {
       if (opt.matrices.empty()) opt.matrices = spk::perf::default_matrices<E>(opt, false);
       const auto memory = spk::perf::space_memory_bytes<E>();
       report.set_memory(memory.first, memory.second);
-      report.set_comparison("spk-automatic",
+      report.set_comparison("spk-auto",
                             {"kokkoskernels", "serial-loop", "cusparse-alg1", "cusparse-alg2"});
       report.note(std::string("corpus ") + spk::perf::to_string(opt.corpus) + ", " +
                   std::to_string(opt.matrices.size()) + " matrices; memory available " +

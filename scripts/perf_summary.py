@@ -2,7 +2,7 @@
 """Summary of perf driver JSON files (the format of perf_tests/spk_perf_common.hpp).
 
 For each driver it compares spk's default (the implementation a user gets:
-JSON "default_impl", e.g. spk-onecall for SpGEMM, spk-automatic for SpMV)
+JSON "default_impl", e.g. spk-onecall for SpGEMM, spk-auto for SpMV)
 with each alternative (JSON "alternatives": Kokkos Kernels, the serial
 baseline, cuSPARSE default and pooled on CUDA).  Per matrix it prints the
 ratio alternative time / default time (above 1: spk's default is faster),
@@ -20,7 +20,7 @@ import math
 import os
 from collections import defaultdict
 
-DEFAULTS = {"spgemm": "spk-onecall", "spmv": "spk-automatic"}
+DEFAULTS = {"spgemm": "spk-onecall", "spmv": "spk-auto"}
 
 
 def geomean(xs):

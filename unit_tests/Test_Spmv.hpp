@@ -510,24 +510,24 @@ TEST(TEST_CATEGORY, spmv_automatic_classes) {
     int lanes;
   };
   const std::vector<Case> cases = {
-      {"7-point stencil", spk::poisson3d<double, int, int>(12), A_::scalar, 1},
-      {"27-point stencil", grid_matrix(12, true), A_::vector, 8},
-      {"3-dof elasticity (21 a row)", grid_matrix(9, false, 3), A_::vector, 8},
-      {"13 a row", rows_of(3000, 3000, 13, 13, 0, 51), A_::vector, 4},
-      {"rows of 40-64", rows_of(2000, 3000, 40, 64, 0, 52), A_::vector, 16},
+      {"7-point stencil", spk::poisson3d<double, int, int>(12), A_::Scalar, 1},
+      {"27-point stencil", grid_matrix(12, true), A_::Vector, 8},
+      {"3-dof elasticity (21 a row)", grid_matrix(9, false, 3), A_::Vector, 8},
+      {"13 a row", rows_of(3000, 3000, 13, 13, 0, 51), A_::Vector, 4},
+      {"rows of 40-64", rows_of(2000, 3000, 40, 64, 0, 52), A_::Vector, 16},
       {"rows of 20-40 and one of 3000", rows_of(2000, 5000, 20, 40, 9, 53, 1000, 3000),
-       A_::merge_path, 1},
-      {"rows of 3-10 and one of 300", rows_of(2000, 5000, 3, 10, 0, 54, 1000, 300), A_::vector, 32},
+       A_::MergePath, 1},
+      {"rows of 3-10 and one of 300", rows_of(2000, 5000, 3, 10, 0, 54, 1000, 300), A_::Vector, 32},
       {"short irregular rows (1 or 50)",
        rows_with(2000, 3000, 55, [](int i, spk::Impl::SplitMix64&) { return i % 10 ? 1 : 50; }),
-       A_::vector, 2}};
+       A_::Vector, 2}};
   const spk::SpmvTuning sm90 = spk::spmv_tuning_cuda_sm90();
   Exec space;
   for (const auto& c : cases) {
     const spk::SpmvRowStats hs = host_stats(c.A);
     // The rule alone (every backend computes the same answer).
     EXPECT_EQ(spk::Impl::spmv_gpu_class(sm90, hs, true), c.gpu) << c.name;
-    if (c.gpu == A_::vector) EXPECT_EQ(spk::Impl::spmv_lanes(sm90, hs, true), c.lanes) << c.name;
+    if (c.gpu == A_::Vector) EXPECT_EQ(spk::Impl::spmv_lanes(sm90, hs, true), c.lanes) << c.name;
     // The plan's statistics and choice on this backend.
     auto dA = spk::create_mirror_view_and_copy(space, c.A);
     spk::SpmvOptions opt;
@@ -538,9 +538,9 @@ TEST(TEST_CATEGORY, spmv_automatic_classes) {
     EXPECT_NEAR(plan.stats().stddev, hs.stddev, 1e-9 * (1 + hs.stddev)) << c.name;
     if (spk::Impl::is_host_space_v<Exec>) {
       EXPECT_EQ(plan.lanes(), 1) << c.name;
-      if (c.gpu != A_::merge_path && c.name.find("one of") == std::string::npos)
-        EXPECT_EQ(plan.algorithm(), A_::scalar) << c.name;
-      if (plan.algorithm() == A_::scalar)
+      if (c.gpu != A_::MergePath && c.name.find("one of") == std::string::npos)
+        EXPECT_EQ(plan.algorithm(), A_::Scalar) << c.name;
+      if (plan.algorithm() == A_::Scalar)
         EXPECT_NE(plan.describe().find("row_blocks"), std::string::npos) << plan.describe();
     } else {
       EXPECT_EQ(plan.algorithm(), c.gpu) << c.name << ": " << plan.describe();
