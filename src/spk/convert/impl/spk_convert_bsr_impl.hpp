@@ -7,6 +7,13 @@
 
 namespace spk::Impl {
 
+/// Whether a non-negative 64-bit count fits the offset type F (signed or not).
+template <class F>
+bool fits_offset(long long count) {
+  return static_cast<unsigned long long>(count) <=
+         static_cast<unsigned long long>(std::numeric_limits<F>::max());
+}
+
 /// Walks the (sorted) rows of block row I together, block column by block
 /// column: a b-way merge of the rows' column indices divided by b.  Calls
 /// visit(J) once per distinct block column J, then entry(r, k) for every CSR
@@ -61,7 +68,7 @@ BsrMatrix<S, O, F, D> csr_to_bsr(const ExecSpace& space, const CsrMatrix<S, O, F
       "spk::csr_to_bsr::total", Kokkos::RangePolicy<ExecSpace>(space, 0, nbr),
       KOKKOS_LAMBDA(const long long I, long long& s) { s += static_cast<long long>(row_map(I)); },
       total);
-  SPK_REQUIRE(total <= static_cast<long long>(std::numeric_limits<F>::max()), Overflow,
+  SPK_REQUIRE(fits_offset<F>(total), Overflow,
               "csr_to_bsr: ", total, " blocks do not fit the offset type");
   exclusive_scan(space, row_map, nbr);
   const size_t bb = static_cast<size_t>(b) * b;
@@ -108,7 +115,7 @@ CsrMatrix<S, O, F, D> bsr_to_csr(const ExecSpace& space, const BsrMatrix<S, O, F
       "spk::bsr_to_csr::total", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
       KOKKOS_LAMBDA(const long long i, long long& s) { s += static_cast<long long>(row_map(i)); },
       total);
-  SPK_REQUIRE(total <= static_cast<long long>(std::numeric_limits<F>::max()), Overflow,
+  SPK_REQUIRE(fits_offset<F>(total), Overflow,
               "bsr_to_csr: ", total, " entries do not fit the offset type");
   exclusive_scan(space, row_map, m);
   Csr C(m, n, row_map,

@@ -1,6 +1,7 @@
 // Kernels behind spk_convert_sell.hpp.
 #pragma once
 
+#include <impl/spk_convert_bsr_impl.hpp>
 #include <impl/spk_convert_impl.hpp>
 #include <impl/spk_segmented_sort.hpp>
 #include <spk_csr_matrix.hpp>
@@ -58,7 +59,7 @@ SellMatrix<S, O, F, D> csr_to_sell(const ExecSpace& space, const CsrMatrix<S, O,
         ptr(s) = w * C;
       });
   const long long slots = exclusive_scan(space, ptr, ns);
-  SPK_REQUIRE(slots <= static_cast<long long>(std::numeric_limits<F>::max()), Overflow,
+  SPK_REQUIRE(fits_offset<F>(slots), Overflow,
               "csr_to_sell: ", slots, " slots (padding included) do not fit the offset type");
   typename Sell::slice_ptr_type slice_ptr(Kokkos::ViewAllocateWithoutInitializing("sell.slice_ptr"),
                                           ns + 1);
