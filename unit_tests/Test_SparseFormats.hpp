@@ -6,6 +6,7 @@
 #include <set>
 #include <spk_convert_bsr.hpp>
 #include <spk_convert_ell.hpp>
+#include <spk_convert_format.hpp>
 #include <spk_convert_sell.hpp>
 #include <spk_reference_convert.hpp>
 #include <spk_reference_spmv.hpp>
@@ -457,4 +458,77 @@ TEST(TEST_CATEGORY, sparse_formats_bad_input) {
   hec(1, 1) = 1;
   Kokkos::deep_copy(ec, hec);
   expect_invalid([&] { spk::validate(Exec(), Ell(2, 2, 3, ec, ev)); }, {"row 1"});
+}
+
+// CSR's dynamic algorithm (rows drawn through an atomic counter), with and
+// without a plan, against the same reference.
+TEST(TEST_CATEGORY, sparse_formats_csr_dynamic) {
+  using namespace formats_test;
+  for (const auto& [name, A] : random_matrices<int>()) {
+    const auto dA = spk::create_mirror_view_and_copy(Exec(), A);
+    for (auto mode : {spk::Mode::normal, spk::Mode::transpose})
+      for (int nv : {0, 3}) {
+        spk::SpmvOptions opt;
+        opt.algorithm = spk::SpmvAlgorithm::dynamic;
+        opt.mode = mode;
+        const bool t = mode == spk::Mode::transpose;
+        const size_t n_in = t ? A.num_rows() : A.num_cols(), n_out = t ? A.num_cols() : A.num_rows();
+        const size_t cols = nv == 0 ? 1 : nv;
+        HostMulti x("x", n_in, cols), y0("y0", n_out, cols), ref("ref", n_out, cols),
+            y("y", n_out, cols);
+        fill_random(x, 5 + nv);
+        fill_random(y0, 6 + nv);
+        Kokkos::deep_copy(ref, y0);
+        spk::reference::spmv(-1.25, A, x, 0.75, ref, mode);
+        using MS = typename Exec::memory_space;
+        Kokkos::View<double**, Kokkos::LayoutLeft, MS> dx("dx", n_in, cols), dy("dy", n_out, cols);
+        Kokkos::deep_copy(dx, x);
+        for (bool with_plan : {false, true}) {
+          Kokkos::deep_copy(dy, y0);
+          if (with_plan) {
+            spk::SpmvPlan plan(Exec(), dA, opt);
+            EXPECT_EQ(plan.algorithm(), spk::SpmvAlgorithm::dynamic);
+            spk::spmv(Exec(), plan, -1.25, dA, dx, 0.75, dy, mode);
+            // Again through the same plan: the counter starts over.
+            Kokkos::deep_copy(dy, y0);
+            spk::spmv(Exec(), plan, -1.25, dA, dx, 0.75, dy, mode);
+          } else if (nv == 0) {
+            spk::spmv(Exec(), -1.25, dA, Kokkos::subview(dx, Kokkos::ALL, 0), 0.75,
+                      Kokkos::subview(dy, Kokkos::ALL, 0), opt);
+          } else {
+            spk::spmv(Exec(), -1.25, dA, dx, 0.75, dy, opt);
+          }
+          Exec().fence();
+          Kokkos::deep_copy(y, dy);
+          expect_close(A, mode, -1.25, x, 0.75, y0, y, ref,
+                       name + " dynamic" + (with_plan ? " + plan" : "") + " nv=" +
+                           std::to_string(nv) + (t ? " transpose" : ""));
+        }
+      }
+  }
+}
+
+TEST(TEST_CATEGORY, sparse_formats_spec) {
+  EXPECT_EQ(spk::to_string(spk::parse_format_spec("bsr:3")), "bsr:3");
+  EXPECT_EQ(spk::to_string(spk::parse_format_spec("sell:32:256")), "sell:32:256");
+  EXPECT_EQ(spk::to_string(spk::parse_format_spec("hyb")), "hyb");
+  EXPECT_EQ(spk::parse_format_spec("ell:7").width, 7);
+  for (const char* bad : {"bsr", "bsr:0", "bsr:17", "sell:x", "ell:-1", "coo", "sell:2000", ""}) {
+    EXPECT_THROW(spk::parse_format_spec(bad), spk::Error) << bad;
+  }
+  // with_format + to_csr: every format back to the same CSR.
+  using namespace formats_test;
+  const auto A = random_matrix<int>(77, 59, 4, 21, 5);
+  const auto dA = spk::create_mirror_view_and_copy(Exec(), A);
+  for (const char* f : {"csr", "ell", "hyb", "hyb:2", "sell:4:8", "sell"}) {
+    spk::with_format(Exec(), dA, spk::parse_format_spec(f), [&](const auto& M) {
+      spk_test::expect_csr_equal(spk::to_csr(Exec(), M), A, 0, f);
+    });
+  }
+  spk::with_format(Exec(), dA, spk::parse_format_spec("bsr:4"), [&](const auto& M) {
+    EXPECT_EQ(spk::stored_values(M), static_cast<size_t>(M.num_blocks()) * 16);
+    spk_test::expect_csr_equal(drop_zeros(spk::create_mirror_view_and_copy_host(
+                                   spk::to_csr(Exec(), M))),
+                               drop_zeros(A), 0, "bsr:4");
+  });
 }

@@ -29,7 +29,7 @@ using HostMulti = Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace>;
 inline const std::vector<spk::SpmvAlgorithm>& algorithms() {
   static const std::vector<spk::SpmvAlgorithm> a = {
       spk::SpmvAlgorithm::automatic, spk::SpmvAlgorithm::scalar, spk::SpmvAlgorithm::vector,
-      spk::SpmvAlgorithm::merge_path};
+      spk::SpmvAlgorithm::merge_path, spk::SpmvAlgorithm::dynamic};
   return a;
 }
 

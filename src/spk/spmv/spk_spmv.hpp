@@ -10,7 +10,8 @@
 // side.  β = 0 overwrites y without reading it (NaN in y is ignored); α = 0
 // only scales y.  CSR products pick an algorithm (SpmvAlgorithm); transposed
 // CSR, CSC and COO products scatter with atomics, where algorithm is unused.
-// Without a plan, `automatic` sees only the mean row length (no extra pass);
+// `dynamic` hands rows out through an atomic counter (LightSpMV); a plan
+// keeps the counter.  Without a plan, `automatic` sees only the mean row length (no extra pass);
 // with one it also knows the longest row and the spread.
 #pragma once
 
@@ -114,6 +115,10 @@ void spmv_csr_shaped(const ExecSpace& space, Plan* plan, const SpmvOptions& opt,
     if (plan != nullptr) {
       CV vals;
       CR rows;
+      if (plan->algorithm() == SpmvAlgorithm::dynamic) {
+        spmv_csr_dynamic(space, plan->launch(), d, plan->dynamic_counter());
+        return;
+      }
       if (plan->algorithm() == SpmvAlgorithm::merge_path) {
         vals = plan->carry_values(num_vecs(y));
         rows = plan->carry_rows();

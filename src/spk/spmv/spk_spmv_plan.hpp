@@ -18,7 +18,8 @@ enum class SpmvAlgorithm {
   automatic,  ///< chosen from row-length statistics (see SpmvPlan)
   scalar,     ///< one thread per row
   vector,     ///< a group of vector lanes per row (CUSP's CSR-vector)
-  merge_path  ///< equal shares of rows + nonzeros per thread (Merrill & Garland)
+  merge_path,  ///< equal shares of rows + nonzeros per thread (Merrill & Garland)
+  dynamic      ///< chunks of rows handed out through an atomic counter (LightSpMV)
 };
 
 /// Whether spmv multiplies by A or by its transpose.
@@ -34,24 +35,27 @@ inline const char* to_string(SpmvAlgorithm a) {
       return "vector";
     case SpmvAlgorithm::merge_path:
       return "merge_path";
+    case SpmvAlgorithm::dynamic:
+      return "dynamic";
   }
   return "?";
 }
 
-/// Parses "automatic", "scalar", "vector" or "merge_path" (command lines).
+/// Parses "automatic", "scalar", "vector", "merge_path" or "dynamic"
+/// (command lines).
 inline SpmvAlgorithm spmv_algorithm_from_string(const std::string& s) {
   for (auto a : {SpmvAlgorithm::automatic, SpmvAlgorithm::scalar, SpmvAlgorithm::vector,
-                 SpmvAlgorithm::merge_path})
+                 SpmvAlgorithm::merge_path, SpmvAlgorithm::dynamic})
     if (s == to_string(a)) return a;
   throw Error("spmv: unknown algorithm '" + s +
-              "' (expected automatic, scalar, vector or merge_path)");
+              "' (expected automatic, scalar, vector, merge_path or dynamic)");
 }
 
 /// Knobs of spk::spmv.  Zeros mean "choose for me".
 struct SpmvOptions {
   SpmvAlgorithm algorithm = SpmvAlgorithm::automatic;
   Mode mode = Mode::normal;
-  int vector_length = 0;     ///< vector: lanes per row (power of two)
+  int vector_length = 0;     ///< vector, dynamic: lanes per row (power of two)
   int team_size = 0;         ///< vector: lane groups per team; merge_path (GPU): threads per team
   int merge_path_items = 0;  ///< merge_path: rows + nonzeros per thread
 };
@@ -71,7 +75,8 @@ struct SpmvLaunch {
   SpmvAlgorithm algorithm = SpmvAlgorithm::scalar;
   int vector_length = 1;
   int team_size = 1;
-  int rows_per_thread = 1;         ///< vector: rows per lane group
+  int rows_per_thread = 1;         ///< vector: rows per lane group; dynamic: rows per
+                                   ///< counter increment
   long long merge_path_items = 0;  ///< merge_path: items per segment (host: per thread,
                                    ///< GPU: per team tile)
   long long num_segments = 0;      ///< merge_path segments
@@ -148,6 +153,12 @@ SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const Spm
     const double by_work = 4096.0 / std::max(s.mean, 1.0) / L.team_size;
     const double by_fill = double(s.num_rows) / (1024.0 * L.team_size);
     L.rows_per_thread = std::max(1, std::min(64, static_cast<int>(std::min(by_work, by_fill))));
+  }
+  if (L.algorithm == SpmvAlgorithm::dynamic) {
+    // Host: a thread per core taking 128 rows at a time (a few hundred
+    // increments per thread); GPUs: lanes per row as for vector, a lane group
+    // taking 4 rows per increment.
+    L.rows_per_thread = host ? 128 : 4;
   }
   const long long items = s.num_rows + s.nnz;
   if (host) {
@@ -323,6 +334,15 @@ class SpmvPlan {
   const SpmvOptions& options() const { return options_; }
   SpmvAlgorithm algorithm() const { return launch_.algorithm; }
 
+  /// dynamic: the row counter the lane groups draw from (reset by each
+  /// product).
+  Kokkos::View<unsigned long long*, memory_space> dynamic_counter() {
+    if (dynamic_counter_.extent(0) == 0)
+      dynamic_counter_ = Kokkos::View<unsigned long long*, memory_space>(
+          "spk::SpmvPlan.dynamic_counter", 1);
+    return dynamic_counter_;
+  }
+
   /// Merge-path carry scratch for num_vecs right-hand sides (allocated on
   /// first use, then reused).
   Kokkos::View<ordinal_type*, memory_space> carry_rows() { return carry_rows_; }
@@ -355,6 +375,7 @@ class SpmvPlan {
   Kokkos::View<ordinal_type*, memory_space> carry_rows_;
   Kokkos::View<ordinal_type*, memory_space> segment_rows_;
   Kokkos::View<scalar_type**, Kokkos::LayoutLeft, memory_space> carry_values_;
+  Kokkos::View<unsigned long long*, memory_space> dynamic_counter_;
 };
 
 template <class ExecSpace, class Matrix,
