@@ -119,10 +119,42 @@ struct SpmvEllData {
   int nv;
 };
 
+/// Host spaces: a thread takes 32 consecutive rows and walks the slots
+/// column by column, summing the rows side by side (unit-stride loads, as on
+/// a GPU warp).
+template <class D>
+struct SpmvEllHostFunctor {
+  D d;
+  static constexpr int chunk = 32;
+  void operator()(const long long t) const {
+    using S = typename D::S;
+    const long long i0 = t * chunk;
+    const long long rn = std::min<long long>(chunk, d.m - i0);
+    for (int j = 0; j < d.nv; ++j) {
+      S acc[chunk] = {};
+      for (long long k = 0; k < d.width; ++k) {
+        const auto* c = &d.cols(i0, k);
+        const auto* v = &d.vals(i0, k);
+        for (long long r = 0; r < rn; ++r)
+          if (c[r] >= 0) acc[r] += S(v[r]) * vec_at(d.x, c[r], j);
+      }
+      for (long long r = 0; r < rn; ++r)
+        axpby_store(vec_at(d.y, i0 + r, j), acc[r], d.alpha, d.beta);
+    }
+  }
+};
+
 /// One thread per row: consecutive threads read consecutive slots of each
 /// column of the m × width arrays.
 template <class ExecSpace, class D>
 void spmv_ell_normal(const ExecSpace& space, const D& d) {
+  if constexpr (is_host_space_v<ExecSpace>) {
+    using H = SpmvEllHostFunctor<D>;
+    Kokkos::parallel_for("spk::spmv.ell",
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, (d.m + H::chunk - 1) / H::chunk),
+                         H{d});
+    return;
+  }
   Kokkos::parallel_for(
       "spk::spmv.ell", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m),
       KOKKOS_LAMBDA(const long long i) {
