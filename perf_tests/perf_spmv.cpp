@@ -51,7 +51,7 @@ using HostCsr = spk::CsrMatrix<S, O, F, spk::HostDevice>;
 struct Args {
   int repeat = 10, warmup = 2;
   bool serial_loop = true;
-  bool sweep = false;  // also time explicit launch shapes (tuning data)
+  bool sweep = false;                    // also time explicit launch shapes (tuning data)
   std::vector<spk::FormatSpec> formats;  // --formats: storage formats beside CSR
 };
 
@@ -361,7 +361,8 @@ int main(int argc, char* argv[]) {
   args.sweep = opt.extra.count("sweep") && opt.extra["sweep"] != "0";
   args.serial_loop = !(opt.extra.count("serial-loop") && opt.extra["serial-loop"] == "0");
   try {
-    if (opt.extra.count("formats")) args.formats = spk::perf::parse_format_list(opt.extra["formats"]);
+    if (opt.extra.count("formats"))
+      args.formats = spk::perf::parse_format_list(opt.extra["formats"]);
   } catch (const std::exception& e) {
     std::cerr << "perf_spmv: error: " << e.what() << "\n";
     return 2;

@@ -86,10 +86,10 @@ void run_bsr_baselines(const ExecSpace& space, const Bsr& B, const X& x, const Y
   (void)space, (void)x, (void)y, (void)time, (void)poison, (void)add, (void)nums;
 #if defined(SPK_PERF_KK_BSR)
   {
-    using KB = KokkosSparse::Experimental::BsrMatrix<double, int, typename Bsr::device_type, void,
-                                                     int>;
-    KB kB("kk_bsr", B.num_block_rows(), B.num_block_cols(), B.num_blocks(), B.values(),
-          B.row_map(), B.col_idx(), b);
+    using KB =
+        KokkosSparse::Experimental::BsrMatrix<double, int, typename Bsr::device_type, void, int>;
+    KB kB("kk_bsr", B.num_block_rows(), B.num_block_cols(), B.num_blocks(), B.values(), B.row_map(),
+          B.col_idx(), b);
     poison();
     const double ms = time([&] { KokkosSparse::spmv("N", 1.0, kB, x, 0.0, y); });
     add("kokkoskernels-" + name, ms, true, "KokkosSparse BsrMatrix spmv", nums);
@@ -105,12 +105,11 @@ void run_bsr_baselines(const ExecSpace& space, const Bsr& B, const X& x, const Y
     const double one = 1, zero = 0;
     poison();
     const double ms = time([&] {
-      cusparse_check(
-          cusparseDbsrmv(h, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                         B.num_block_rows(), B.num_block_cols(), B.num_blocks(), &one, descr,
-                         B.values().data(), B.row_map().data(), B.col_idx().data(), b, x.data(),
-                         &zero, y.data()),
-          "bsrmv");
+      cusparse_check(cusparseDbsrmv(h, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                    B.num_block_rows(), B.num_block_cols(), B.num_blocks(), &one,
+                                    descr, B.values().data(), B.row_map().data(),
+                                    B.col_idx().data(), b, x.data(), &zero, y.data()),
+                     "bsrmv");
     });
     add("cusparse-" + name, ms, true, "cusparseDbsrmv", nums);
     cusparseDestroyMatDescr(descr);
@@ -135,9 +134,8 @@ void run_cusparse_sliced_ell(const Kokkos::Cuda& space, const Csr& A, const Form
   cusparse_check(cusparseCreate(&h), "create");
   cusparse_check(cusparseSetStream(h, space.cuda_stream()), "set stream");
   cusparseSpMatDescr_t mat;
-  cusparse_check(cusparseCreateSlicedEll(&mat, A.num_rows(), A.num_cols(), A.nnz(),
-                                         S.num_stored(), S.slice_height(),
-                                         const_cast<int*>(S.slice_ptr().data()),
+  cusparse_check(cusparseCreateSlicedEll(&mat, A.num_rows(), A.num_cols(), A.nnz(), S.num_stored(),
+                                         S.slice_height(), const_cast<int*>(S.slice_ptr().data()),
                                          const_cast<int*>(S.col_idx().data()),
                                          const_cast<double*>(S.values().data()), CUSPARSE_INDEX_32I,
                                          CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
@@ -156,19 +154,19 @@ void run_cusparse_sliced_ell(const Kokkos::Cuda& space, const Csr& A, const Form
 
 /// cuSPARSE's COO SpMV on A's entries.
 template <class Csr, class X, class Y, class Time, class Poison, class Add>
-void run_cusparse_coo(const Kokkos::Cuda& space, const Csr& A, const X& x, const Y& y,
-                      Time&& time, Poison&& poison, Add&& add) {
+void run_cusparse_coo(const Kokkos::Cuda& space, const Csr& A, const X& x, const Y& y, Time&& time,
+                      Poison&& poison, Add&& add) {
   const auto C = csr_to_coo(space, A);
   cusparseHandle_t h;
   cusparse_check(cusparseCreate(&h), "create");
   cusparse_check(cusparseSetStream(h, space.cuda_stream()), "set stream");
   cusparseSpMatDescr_t mat;
-  cusparse_check(cusparseCreateCoo(&mat, A.num_rows(), A.num_cols(), A.nnz(),
-                                   const_cast<int*>(C.row_idx().data()),
-                                   const_cast<int*>(C.col_idx().data()),
-                                   const_cast<double*>(C.values().data()), CUSPARSE_INDEX_32I,
-                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
-                 "create coo");
+  cusparse_check(
+      cusparseCreateCoo(&mat, A.num_rows(), A.num_cols(), A.nnz(),
+                        const_cast<int*>(C.row_idx().data()), const_cast<int*>(C.col_idx().data()),
+                        const_cast<double*>(C.values().data()), CUSPARSE_INDEX_32I,
+                        CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
+      "create coo");
   poison();
   const double ms = cusparse_generic_spmv_ms(h, mat, x, y, CUSPARSE_SPMV_COO_ALG1, time);
   add("cusparse-coo", ms, true, "cusparse COO ALG1", Numbers{});
@@ -203,9 +201,9 @@ void run_formats(const ExecSpace& space, const std::vector<FormatSpec>& formats,
       with_format(space, A, spec, [&](const auto& M) {
         space.fence();
         const double convert_ms = timer.seconds() * 1e3;
-        const Numbers nums{{"convert_ms", convert_ms},
-                           {"stored_per_nnz",
-                            double(stored_values(M)) / std::max<double>(1, A.nnz())}};
+        const Numbers nums{
+            {"convert_ms", convert_ms},
+            {"stored_per_nnz", double(stored_values(M)) / std::max<double>(1, A.nnz())}};
         poison();
         const double ms = time([&] { spmv(space, 1.0, M, x, 0.0, y); });
         add("spk-" + name, ms, true, name, nums);

@@ -35,8 +35,7 @@ void print_format_fill(const InfoCsr& A, long long max_len) {
   std::printf("  ell        %.3f (width %lld)\n", ell, max_len);
   const long long w = hyb_default_width(space, A);
   long long spill = 0;
-  for (long long i = 0; i < m; ++i)
-    spill += std::max(0LL, A.row_map()(i + 1) - A.row_map()(i) - w);
+  for (long long i = 0; i < m; ++i) spill += std::max(0LL, A.row_map()(i + 1) - A.row_map()(i) - w);
   const double hyb = (double(m) * w + spill) / nnz;
   std::printf("  hyb        %.3f (width %lld, %lld entries in COO)\n", hyb, w, spill);
   int best_b = 0;

@@ -89,8 +89,8 @@ int run_spmv(const std::vector<std::string>& args) {
                      "spk spmv: %s is %d x %d, nnz %d; %zu right-hand side(s) on %s, format %s "
                      "(%zu stored values, conversion %.3f ms)%s: %.3f ms\n",
                      a_path.c_str(), hA.num_rows(), hA.num_cols(), hA.nnz(), hx.extent(1),
-                     Impl::space_name<E>(), to_string(format).c_str(), stored_values(M),
-                     convert_ms, t ? ", transposed" : "", ms);
+                     Impl::space_name<E>(), to_string(format).c_str(), stored_values(M), convert_ms,
+                     t ? ", transposed" : "", ms);
       });
       return 0;
     }

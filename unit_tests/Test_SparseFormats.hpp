@@ -52,7 +52,8 @@ void expect_invalid(Fn&& fn, const std::vector<std::string>& needles) {
 //     [5 6 7 0 8]
 inline HostCsr<int> hand_matrix() {
   return spk::reference::csr_from_rows<double, int, int>(
-      4, 5, {{{0, 1.0}, {1, 2.0}}, {{1, 3.0}, {4, 4.0}}, {}, {{0, 5.0}, {1, 6.0}, {2, 7.0}, {4, 8.0}}});
+      4, 5,
+      {{{0, 1.0}, {1, 2.0}}, {{1, 3.0}, {4, 4.0}}, {}, {{0, 5.0}, {1, 6.0}, {2, 7.0}, {4, 8.0}}});
 }
 
 /// rows × cols, sorted unique columns: about `per_row` random entries per
@@ -120,8 +121,8 @@ void expect_close(const HostCsr<F>& A, spk::Mode mode, double alpha, const HostM
 /// Runs spmv(space, α, M, x, β, y) for a matrix M already on Exec and
 /// compares it with the CSR reference.  nv = 0: rank-1 x and y.
 template <class F, class M>
-void check_spmv(const HostCsr<F>& A, const M& dM, spk::Mode mode, int nv, double alpha,
-                double beta, std::uint64_t seed, const std::string& what) {
+void check_spmv(const HostCsr<F>& A, const M& dM, spk::Mode mode, int nv, double alpha, double beta,
+                std::uint64_t seed, const std::string& what) {
   const bool t = mode == spk::Mode::transpose;
   const size_t n_in = t ? A.num_rows() : A.num_cols();
   const size_t n_out = t ? A.num_cols() : A.num_rows();
@@ -223,8 +224,7 @@ void check_sell_random() {
   for (const auto& [name, A] : random_matrices<F>()) {
     const auto dA = spk::create_mirror_view_and_copy(Exec(), A);
     for (auto [C, sigma] : {std::pair{32, 256}, {4, 1}, {3, 7}, {8, 1000}, {0, 0}}) {
-      const std::string what =
-          name + " sell:" + std::to_string(C) + ":" + std::to_string(sigma);
+      const std::string what = name + " sell:" + std::to_string(C) + ":" + std::to_string(sigma);
       spk::SellOptions opt;
       opt.slice_height = C;
       opt.sigma = sigma;
@@ -330,7 +330,8 @@ TEST(TEST_CATEGORY, sparse_formats_sell_hand) {
   // Row lengths 2 2 0 4, sorted: rows 3 0 | 1 2; slice widths 4 and 2.
   EXPECT_EQ(host_values(S.perm()), (std::vector<double>{3, 0, 1, 2}));
   EXPECT_EQ(host_values(S.slice_ptr()), (std::vector<double>{0, 8, 12}));
-  EXPECT_EQ(host_values(S.col_idx()), (std::vector<double>{0, 0, 1, 1, 2, -1, 4, -1, 1, -1, 4, -1}));
+  EXPECT_EQ(host_values(S.col_idx()),
+            (std::vector<double>{0, 0, 1, 1, 2, -1, 4, -1, 1, -1, 4, -1}));
   EXPECT_EQ(host_values(S.values()), (std::vector<double>{5, 1, 6, 2, 7, 0, 8, 0, 3, 0, 4, 0}));
   using MS = typename Exec::memory_space;
   Kokkos::View<double*, MS> x("x", 5), y("y", 4);
@@ -387,21 +388,15 @@ TEST(TEST_CATEGORY, sparse_formats_hyb_histogram_width) {
   EXPECT_EQ(static_cast<long long>(H.coo().nnz()), 1000LL * 6);
 }
 
-TEST(TEST_CATEGORY, sparse_formats_bsr_random) {
-  formats_test::check_bsr_random<int>();
-}
+TEST(TEST_CATEGORY, sparse_formats_bsr_random) { formats_test::check_bsr_random<int>(); }
 TEST(TEST_CATEGORY, sparse_formats_bsr_random_size_t_offsets) {
   formats_test::check_bsr_random<size_t>();
 }
-TEST(TEST_CATEGORY, sparse_formats_sell_random) {
-  formats_test::check_sell_random<int>();
-}
+TEST(TEST_CATEGORY, sparse_formats_sell_random) { formats_test::check_sell_random<int>(); }
 TEST(TEST_CATEGORY, sparse_formats_sell_random_size_t_offsets) {
   formats_test::check_sell_random<size_t>();
 }
-TEST(TEST_CATEGORY, sparse_formats_ell_hyb_random) {
-  formats_test::check_ell_hyb_random<int>();
-}
+TEST(TEST_CATEGORY, sparse_formats_ell_hyb_random) { formats_test::check_ell_hyb_random<int>(); }
 TEST(TEST_CATEGORY, sparse_formats_ell_hyb_random_size_t_offsets) {
   formats_test::check_ell_hyb_random<size_t>();
 }
@@ -427,20 +422,38 @@ TEST(TEST_CATEGORY, sparse_formats_bad_input) {
     return Bsr(4, 5, 2, rm, ci, va);
   };
   const std::vector<double> two_blocks(8, 1.0);
-  expect_invalid([&] { bsr({0, 1, 2}, {0, 1}, std::vector<double>(7, 1.0)); },
-                 {"2 blocks of 2 x 2 need 8 values, got 7"});
+  expect_invalid(
+      [&] {
+        bsr({0, 1, 2}, {0, 1}, std::vector<double>(7, 1.0));
+      },
+      {"2 blocks of 2 x 2 need 8 values, got 7"});
   expect_invalid([&] { bsr({0, 2}, {0, 1}, two_blocks); }, {"row_map has 2 entries"});
-  expect_invalid([&] { spk::validate(Exec(), bsr({0, 2, 2}, {1, 0}, two_blocks)); },
-                 {"block row 0", "not strictly increasing"});
-  expect_invalid([&] { spk::validate(Exec(), bsr({0, 1, 2}, {0, 3}, two_blocks)); },
-                 {"block row 1", "outside"});
-  expect_invalid([&] { spk::validate(Exec(), bsr({0, 1, 1}, {0, 1}, two_blocks)); },
-                 {"block row 1", "block pointers"});
+  expect_invalid(
+      [&] {
+        spk::validate(Exec(), bsr({0, 2, 2}, {1, 0}, two_blocks));
+      },
+      {"block row 0", "not strictly increasing"});
+  expect_invalid(
+      [&] {
+        spk::validate(Exec(), bsr({0, 1, 2}, {0, 3}, two_blocks));
+      },
+      {"block row 1", "outside"});
+  expect_invalid(
+      [&] {
+        spk::validate(Exec(), bsr({0, 1, 1}, {0, 1}, two_blocks));
+      },
+      {"block row 1", "block pointers"});
   // Block column 2 holds column 4 and the padding column 5, which must be 0.
-  expect_invalid([&] { spk::validate(Exec(), bsr({0, 0, 2}, {0, 2}, two_blocks)); },
-                 {"block row 1", "padding"});
-  expect_invalid([&] { spk::bsr_to_csr(Exec(), bsr({0, 2, 2}, {0, 0}, two_blocks)); },
-                 {"block row 0"});
+  expect_invalid(
+      [&] {
+        spk::validate(Exec(), bsr({0, 0, 2}, {0, 2}, two_blocks));
+      },
+      {"block row 1", "padding"});
+  expect_invalid(
+      [&] {
+        spk::bsr_to_csr(Exec(), bsr({0, 2, 2}, {0, 0}, two_blocks));
+      },
+      {"block row 0"});
   auto fine = two_blocks;
   fine[5] = fine[7] = 0;
   spk::validate(Exec(), bsr({0, 0, 2}, {0, 2}, fine));
@@ -472,7 +485,8 @@ TEST(TEST_CATEGORY, sparse_formats_csr_dynamic) {
         opt.algorithm = spk::SpmvAlgorithm::dynamic;
         opt.mode = mode;
         const bool t = mode == spk::Mode::transpose;
-        const size_t n_in = t ? A.num_rows() : A.num_cols(), n_out = t ? A.num_cols() : A.num_rows();
+        const size_t n_in = t ? A.num_rows() : A.num_cols(),
+                     n_out = t ? A.num_cols() : A.num_rows();
         const size_t cols = nv == 0 ? 1 : nv;
         HostMulti x("x", n_in, cols), y0("y0", n_out, cols), ref("ref", n_out, cols),
             y("y", n_out, cols);
@@ -501,8 +515,8 @@ TEST(TEST_CATEGORY, sparse_formats_csr_dynamic) {
           Exec().fence();
           Kokkos::deep_copy(y, dy);
           expect_close(A, mode, -1.25, x, 0.75, y0, y, ref,
-                       name + " dynamic" + (with_plan ? " + plan" : "") + " nv=" +
-                           std::to_string(nv) + (t ? " transpose" : ""));
+                       name + " dynamic" + (with_plan ? " + plan" : "") +
+                           " nv=" + std::to_string(nv) + (t ? " transpose" : ""));
         }
       }
   }
@@ -530,8 +544,8 @@ TEST(TEST_CATEGORY, sparse_formats_spec) {
     if constexpr (std::is_same_v<std::decay_t<decltype(M)>, Bsr>) {
       EXPECT_EQ(spk::stored_values(M), static_cast<size_t>(M.num_blocks()) * 16);
       spk_test::expect_csr_equal(
-          drop_zeros(spk::create_mirror_view_and_copy_host(spk::to_csr(Exec(), M))),
-          drop_zeros(A), 0, "bsr:4");
+          drop_zeros(spk::create_mirror_view_and_copy_host(spk::to_csr(Exec(), M))), drop_zeros(A),
+          0, "bsr:4");
     } else {
       ADD_FAILURE() << "bsr:4 did not give a BsrMatrix";
     }

@@ -72,8 +72,8 @@ template <class ExecSpace, class S, class O, class F, class D>
 long long hyb_default_width(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A) {
   const long long m = A.num_rows();
   const long long longest = Impl::longest_row(space, A.row_map(), m);
-  return Impl::hyb_width_from_histogram(
-      Impl::row_length_histogram(space, A.row_map(), m, longest), m);
+  return Impl::hyb_width_from_histogram(Impl::row_length_histogram(space, A.row_map(), m, longest),
+                                        m);
 }
 
 template <class ExecSpace, class S, class O, class F, class D>

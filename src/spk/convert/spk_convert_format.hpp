@@ -37,8 +37,7 @@ inline long long parse_format_number(const std::string& spec, const std::string&
     used = 0;
   }
   if (used != part.size() || part.empty() || v < 0)
-    throw Error("format '" + spec + "': " + what + " '" + part +
-                "' is not a non-negative integer");
+    throw Error("format '" + spec + "': " + what + " '" + part + "' is not a non-negative integer");
   return v;
 }
 

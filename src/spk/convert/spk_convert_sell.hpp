@@ -23,8 +23,8 @@ template <class ExecSpace, class S, class O, class F, class D>
 SellMatrix<S, O, F, D> csr_to_sell(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A,
                                    const SellOptions& options = {}) {
   Impl::check_access<ExecSpace, D>("csr_to_sell");
-  const int C = options.slice_height > 0 ? options.slice_height
-                                         : sell_default_slice_height<ExecSpace>();
+  const int C =
+      options.slice_height > 0 ? options.slice_height : sell_default_slice_height<ExecSpace>();
   const int sigma = options.sigma > 0 ? options.sigma : sell_default_sigma;
   SPK_REQUIRE(options.slice_height >= 0 && options.sigma >= 0 && C <= 1024, InvalidMatrix,
               "csr_to_sell: slice height ", options.slice_height, " and sigma ", options.sigma,

@@ -59,12 +59,11 @@ class BsrMatrix {
                 "BsrMatrix: row_map has ", row_map_.extent(0), " entries, expected ",
                 static_cast<long long>(num_block_rows()) + 1, " (block rows + 1)");
     const size_t bb = static_cast<size_t>(block_size) * block_size;
-    SPK_REQUIRE(values_.extent(0) == col_idx_.extent(0) * bb, InvalidMatrix, "BsrMatrix: ",
-                col_idx_.extent(0), " blocks of ", block_size, " x ", block_size, " need ",
-                col_idx_.extent(0) * bb, " values, got ", values_.extent(0));
+    SPK_REQUIRE(values_.extent(0) == col_idx_.extent(0) * bb, InvalidMatrix,
+                "BsrMatrix: ", col_idx_.extent(0), " blocks of ", block_size, " x ", block_size,
+                " need ", col_idx_.extent(0) * bb, " values, got ", values_.extent(0));
     SPK_REQUIRE(col_idx_.extent(0) <= static_cast<size_t>(std::numeric_limits<Offset>::max()),
-                Overflow, "BsrMatrix: ", col_idx_.extent(0),
-                " blocks do not fit the offset type");
+                Overflow, "BsrMatrix: ", col_idx_.extent(0), " blocks do not fit the offset type");
   }
 
   Ordinal num_rows() const noexcept { return num_rows_; }
@@ -143,8 +142,7 @@ void validate(const ExecSpace& space, const BsrMatrix<S, O, F, D>& A) {
   const auto hva = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), va);
   const int why = Impl::bsr_row_defect(hrm, hci, hva, first, nbr, nbc, nb, m, n, b);
   static const char* reasons[] = {
-      "is inconsistent",
-      "has bad block pointers (they must rise from 0 to the number of blocks)",
+      "is inconsistent", "has bad block pointers (they must rise from 0 to the number of blocks)",
       "has a block column outside [0, block columns)",
       "has block columns that are not strictly increasing (unsorted or duplicate blocks)",
       "has a non-zero entry in the padding outside the matrix"};

@@ -39,8 +39,7 @@ class EllMatrix {
 
   /// Wraps existing Views (no copy); nnz is the number of real entries.
   /// Checks the sizes, not the contents: call spk::validate() for that.
-  EllMatrix(Ordinal num_rows, Ordinal num_cols, Offset nnz, index_type col_idx,
-            values_type values)
+  EllMatrix(Ordinal num_rows, Ordinal num_cols, Offset nnz, index_type col_idx, values_type values)
       : num_rows_(num_rows), num_cols_(num_cols), nnz_(nnz), col_idx_(col_idx), values_(values) {
     SPK_REQUIRE(num_rows >= 0 && num_cols >= 0, InvalidMatrix, "EllMatrix: negative size ",
                 +num_rows, " x ", +num_cols);

@@ -30,8 +30,7 @@ class HybMatrix {
   HybMatrix(ell_type ell, coo_type coo) : ell_(ell), coo_(coo) {
     SPK_REQUIRE(ell_.num_rows() == coo_.num_rows() && ell_.num_cols() == coo_.num_cols(),
                 InvalidMatrix, "HybMatrix: the ELL part is ", +ell_.num_rows(), " x ",
-                +ell_.num_cols(), " but the COO part ", +coo_.num_rows(), " x ",
-                +coo_.num_cols());
+                +ell_.num_cols(), " but the COO part ", +coo_.num_rows(), " x ", +coo_.num_cols());
   }
 
   Ordinal num_rows() const noexcept { return ell_.num_rows(); }

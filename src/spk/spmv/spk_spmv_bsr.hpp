@@ -32,12 +32,23 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha,
   using Data = Impl::SpmvBsrData<typename BsrMatrix<S, O, F, D>::row_map_type,
                                  typename BsrMatrix<S, O, F, D>::index_type,
                                  typename BsrMatrix<S, O, F, D>::values_type, decltype(xr), Y>;
-  const Data d{A.row_map(), A.col_idx(), A.values(), xr, y, alpha, beta,
-               A.num_rows(), A.num_cols(), A.num_block_rows(), A.block_size(), Impl::num_vecs(y)};
+  const Data d{A.row_map(),
+               A.col_idx(),
+               A.values(),
+               xr,
+               y,
+               alpha,
+               beta,
+               A.num_rows(),
+               A.num_cols(),
+               A.num_block_rows(),
+               A.block_size(),
+               Impl::num_vecs(y)};
   if (t)
     Impl::spmv_bsr_transpose(space, d);
   else
-    Impl::spmv_bsr_normal(space, d, double(A.num_blocks()) / std::max<long long>(1, A.num_block_rows()));
+    Impl::spmv_bsr_normal(space, d,
+                          double(A.num_blocks()) / std::max<long long>(1, A.num_block_rows()));
 }
 
 template <class S, class O, class F, class D, class X, class Y>

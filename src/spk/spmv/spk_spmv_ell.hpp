@@ -23,8 +23,7 @@ void spmv_ell_part(const ExecSpace& space, typename Y::non_const_value_type alph
   auto xr = spmv_random_access(x);
   using M = EllMatrix<S, O, F, D>;
   using Data = SpmvEllData<typename M::index_type, typename M::values_type, decltype(xr), Y>;
-  const Data d{A.col_idx(), A.values(), xr,        y, alpha, beta, A.num_rows(),
-               A.width(),   num_vecs(y)};
+  const Data d{A.col_idx(), A.values(), xr, y, alpha, beta, A.num_rows(), A.width(), num_vecs(y)};
   if (transpose)
     spmv_ell_transpose(space, d);
   else

@@ -15,9 +15,9 @@ namespace spk {
 
 /// How spmv spreads the work of a CSR product.
 enum class SpmvAlgorithm {
-  automatic,  ///< chosen from row-length statistics (see SpmvPlan)
-  scalar,     ///< one thread per row
-  vector,     ///< a group of vector lanes per row (CUSP's CSR-vector)
+  automatic,   ///< chosen from row-length statistics (see SpmvPlan)
+  scalar,      ///< one thread per row
+  vector,      ///< a group of vector lanes per row (CUSP's CSR-vector)
   merge_path,  ///< equal shares of rows + nonzeros per thread (Merrill & Garland)
   dynamic      ///< chunks of rows handed out through an atomic counter (LightSpMV)
 };
@@ -338,8 +338,8 @@ class SpmvPlan {
   /// product).
   Kokkos::View<unsigned long long*, memory_space> dynamic_counter() {
     if (dynamic_counter_.extent(0) == 0)
-      dynamic_counter_ = Kokkos::View<unsigned long long*, memory_space>(
-          "spk::SpmvPlan.dynamic_counter", 1);
+      dynamic_counter_ =
+          Kokkos::View<unsigned long long*, memory_space>("spk::SpmvPlan.dynamic_counter", 1);
     return dynamic_counter_;
   }
 

@@ -29,9 +29,8 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha,
   auto xr = Impl::spmv_random_access(x);
   using Data = Impl::SpmvSellData<typename M::index_type, typename M::slice_ptr_type,
                                   typename M::index_type, typename M::values_type, decltype(xr), Y>;
-  const Data d{A.perm(), A.slice_ptr(), A.col_idx(), A.values(),     xr,
-               y,        alpha,         beta,        A.num_rows(), A.slice_height(),
-               Impl::num_vecs(y)};
+  const Data d{A.perm(), A.slice_ptr(), A.col_idx(),      A.values(),       xr, y, alpha,
+               beta,     A.num_rows(),  A.slice_height(), Impl::num_vecs(y)};
   if (t)
     Impl::spmv_sell_transpose(space, d);
   else

@@ -68,8 +68,8 @@ BsrMatrix<S, O, F, D> csr_to_bsr(const ExecSpace& space, const CsrMatrix<S, O, F
       "spk::csr_to_bsr::total", Kokkos::RangePolicy<ExecSpace>(space, 0, nbr),
       KOKKOS_LAMBDA(const long long I, long long& s) { s += static_cast<long long>(row_map(I)); },
       total);
-  SPK_REQUIRE(fits_offset<F>(total), Overflow,
-              "csr_to_bsr: ", total, " blocks do not fit the offset type");
+  SPK_REQUIRE(fits_offset<F>(total), Overflow, "csr_to_bsr: ", total,
+              " blocks do not fit the offset type");
   exclusive_scan(space, row_map, nbr);
   const size_t bb = static_cast<size_t>(b) * b;
   typename Bsr::index_type bcols(Kokkos::ViewAllocateWithoutInitializing("bsr.col_idx"), total);
@@ -115,8 +115,8 @@ CsrMatrix<S, O, F, D> bsr_to_csr(const ExecSpace& space, const BsrMatrix<S, O, F
       "spk::bsr_to_csr::total", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
       KOKKOS_LAMBDA(const long long i, long long& s) { s += static_cast<long long>(row_map(i)); },
       total);
-  SPK_REQUIRE(fits_offset<F>(total), Overflow,
-              "bsr_to_csr: ", total, " entries do not fit the offset type");
+  SPK_REQUIRE(fits_offset<F>(total), Overflow, "bsr_to_csr: ", total,
+              " entries do not fit the offset type");
   exclusive_scan(space, row_map, m);
   Csr C(m, n, row_map,
         typename Csr::index_type(Kokkos::ViewAllocateWithoutInitializing("csr.col_idx"), total),

@@ -22,8 +22,8 @@ struct LongerRowFirst {
 };
 
 template <class ExecSpace, class S, class O, class F, class D>
-SellMatrix<S, O, F, D> csr_to_sell(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A,
-                                   int C, int sigma) {
+SellMatrix<S, O, F, D> csr_to_sell(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A, int C,
+                                   int sigma) {
   using Sell = SellMatrix<S, O, F, D>;
   const long long m = A.num_rows();
   const long long ns = (m + C - 1) / C;
@@ -59,8 +59,8 @@ SellMatrix<S, O, F, D> csr_to_sell(const ExecSpace& space, const CsrMatrix<S, O,
         ptr(s) = w * C;
       });
   const long long slots = exclusive_scan(space, ptr, ns);
-  SPK_REQUIRE(fits_offset<F>(slots), Overflow,
-              "csr_to_sell: ", slots, " slots (padding included) do not fit the offset type");
+  SPK_REQUIRE(fits_offset<F>(slots), Overflow, "csr_to_sell: ", slots,
+              " slots (padding included) do not fit the offset type");
   typename Sell::slice_ptr_type slice_ptr(Kokkos::ViewAllocateWithoutInitializing("sell.slice_ptr"),
                                           ns + 1);
   Kokkos::parallel_for(

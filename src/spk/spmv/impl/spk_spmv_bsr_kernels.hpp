@@ -84,7 +84,8 @@ template <class ExecSpace, class D>
 void spmv_bsr_normal(const ExecSpace& space, const D& d, double mean_blocks_per_row) {
   if constexpr (is_host_space_v<ExecSpace>) {
     (void)mean_blocks_per_row;
-    Kokkos::parallel_for("spk::spmv.bsr", Kokkos::RangePolicy<ExecSpace>(space, 0, d.num_block_rows),
+    Kokkos::parallel_for("spk::spmv.bsr",
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, d.num_block_rows),
                          SpmvBsrHostFunctor<D>{d});
   } else {
     using Policy = Kokkos::TeamPolicy<ExecSpace>;

@@ -373,8 +373,8 @@ void spmv_csr_dynamic(const ExecSpace& space, const SpmvLaunch& L, const D& d,
       std::max(1, std::min(L.vector_length, static_cast<int>(Policy::vector_length_max())));
   const long long chunk = std::max(1, L.rows_per_thread);
   const Functor f{d, counter, chunk};
-  const int ts =
-      std::max(1, std::min(L.team_size, Policy(space, 1, 1, vl).team_size_max(f, Kokkos::ParallelForTag())));
+  const int ts = std::max(
+      1, std::min(L.team_size, Policy(space, 1, 1, vl).team_size_max(f, Kokkos::ParallelForTag())));
   const long long resident = std::max(1LL, static_cast<long long>(concurrency(space)) / (ts * vl));
   const long long needed = (d.num_rows + chunk * ts - 1) / (chunk * ts);
   Kokkos::parallel_for("spk::spmv.dynamic", Policy(space, std::min(resident, needed), ts, vl), f);
