@@ -121,8 +121,8 @@ void run_bsr_baselines(const ExecSpace& space, const Bsr& B, const X& x, const Y
 #if defined(KOKKOS_ENABLE_CUDA)
 /// cuSPARSE's sliced ELL (no row sorting: σ = 1) with the slice height of
 /// spec.
-template <class Csr, class X, class Y, class Time, class Poison, class Add>
-void run_cusparse_sliced_ell(const Kokkos::Cuda& space, const Csr& A, const FormatSpec& spec,
+template <class ExecSpace, class Csr, class X, class Y, class Time, class Poison, class Add>
+void run_cusparse_sliced_ell(const ExecSpace& space, const Csr& A, const FormatSpec& spec,
                              const X& x, const Y& y, Time&& time, Poison&& poison, Add&& add,
                              const std::string& name) {
 #if CUSPARSE_VERSION >= 12100
@@ -153,8 +153,8 @@ void run_cusparse_sliced_ell(const Kokkos::Cuda& space, const Csr& A, const Form
 }
 
 /// cuSPARSE's COO SpMV on A's entries.
-template <class Csr, class X, class Y, class Time, class Poison, class Add>
-void run_cusparse_coo(const Kokkos::Cuda& space, const Csr& A, const X& x, const Y& y, Time&& time,
+template <class ExecSpace, class Csr, class X, class Y, class Time, class Poison, class Add>
+void run_cusparse_coo(const ExecSpace& space, const Csr& A, const X& x, const Y& y, Time&& time,
                       Poison&& poison, Add&& add) {
   const auto C = csr_to_coo(space, A);
   cusparseHandle_t h;
