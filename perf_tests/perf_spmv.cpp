@@ -7,6 +7,7 @@
 //   perf_spmv [MATRIX|SPEC|DIR ...] [--corpus small|default|full] [--quick]
 //             [--space serial|openmp|cuda] [--repeat N] [--warmup N]
 //             [--json FILE] [--sweep 1] [--serial-loop 0]
+//             [--formats csr,ell,hyb,bsr:3,sell:32:256]
 //
 // Without matrices: the corpus (spk_perf_common.hpp, docs/benchmarks.md)
 // plus $SPK_MATRIX_DIR's files.  A matrix whose vectors and copies would
@@ -15,7 +16,8 @@
 // warm-up, GB/s from counted bytes (row_map + col_idx + values + x + y, each
 // once), GFLOP/s (2·nnz), the fraction of the reference bandwidth, and each
 // result's max relative deviation from the serial loop.  --sweep 1 also times
-// explicit launch shapes (the data behind `auto`).
+// explicit launch shapes (the data behind `auto`).  --formats adds each
+// storage format's SpMV (spk_perf_formats.hpp).
 #define SPK_COMPAT_KK_SPMV 1
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -28,6 +30,7 @@
 #include <iostream>
 #include <spk_mirror.hpp>
 #include <spk_perf_common.hpp>
+#include <spk_perf_formats.hpp>
 #include <spk_spmv.hpp>
 #include <sstream>
 #include <string>
@@ -51,7 +54,8 @@ using HostCsr = spk::CsrMatrix<S, O, F, spk::HostDevice>;
 struct Args {
   int repeat = 10, warmup = 2;
   bool serial_loop = true;
-  bool sweep = false;  // also time explicit launch shapes (tuning data)
+  bool sweep = false;                    // also time explicit launch shapes (tuning data)
+  std::vector<spk::FormatSpec> formats;  // --formats: storage formats beside CSR
 };
 
 /// The fastest of the last time_ms call's runs: on a shared, loaded host the
@@ -172,7 +176,7 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
     double ref_norm = 0;
     for (long long i = 0; i < m; ++i) ref_norm = std::max(ref_norm, std::abs(href(i)));
     auto add = [&](const std::string& impl, double ms, const std::string& sp, bool check,
-                   const std::string& note = "") {
+                   const std::string& note = "", const spk::perf::Numbers& extra = {}) {
       double err = -1;
       if (check) {
         Kokkos::deep_copy(hy, y);
@@ -191,6 +195,7 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
       r.numbers.push_back({"copy_frac", gbps / copy});
       r.numbers.push_back({"min_ms", last_min_ms});
       if (err >= 0) r.numbers.push_back({"max_rel_err", err});
+      for (const auto& e : extra) r.numbers.push_back(e);
       if (!note.empty()) r.strings.push_back({"launch", note});
       report.add(r);
       matrices.step(impl);
@@ -246,6 +251,15 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
           args, [&] { spk::spmv(space, 1.0, A, x, 0.0, y); }, sync);
       add("spk-auto-noplan", ms, space_name, true);
     }
+    spk::perf::run_formats(
+        space, args.formats, A, x, y, [&](auto&& f) { return time_ms(args, f, sync); }, poison,
+        [&](const std::string& impl, double ms, bool check, const std::string& note,
+            const spk::perf::Numbers& extra) {
+          if (ms > 0)
+            add(impl, ms, space_name, check, note, extra);
+          else
+            report.note(name + " " + impl + ": " + note);
+        });
 #if defined(SPK_HAVE_KOKKOSKERNELS)
     {
       auto kA = spk::to_kokkos_kernels(A);
@@ -356,13 +370,21 @@ int main(int argc, char* argv[]) {
   auto opt = spk::perf::parse_args(argc, argv,
                                    "[MATRIX|SPEC|DIR ...] [--corpus small|default|full] [--quick] "
                                    "[--repeat N] [--warmup N] [--space S] [--json FILE] "
-                                   "[--sweep 1] [--serial-loop 0]",
-                                   {"sweep", "serial-loop"});
+                                   "[--sweep 1] [--serial-loop 0] "
+                                   "[--formats csr,ell,hyb,bsr:3,sell:32:256]",
+                                   {"sweep", "serial-loop", "formats"});
   Args args;
   args.repeat = opt.repeat;
   args.warmup = opt.warmup;
   args.sweep = opt.extra.count("sweep") && opt.extra["sweep"] != "0";
   args.serial_loop = !(opt.extra.count("serial-loop") && opt.extra["serial-loop"] == "0");
+  try {
+    if (opt.extra.count("formats"))
+      args.formats = spk::perf::parse_format_list(opt.extra["formats"]);
+  } catch (const std::exception& e) {
+    std::cerr << "perf_spmv: error: " << e.what() << "\n";
+    return 2;
+  }
   int rc = 0;
   spk::perf::Report report(opt);
   try {

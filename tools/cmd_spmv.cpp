@@ -1,5 +1,7 @@
-// spk spmv A [-x X] -o Y [--space S] [--algorithm NAME] [--transpose] [--repeat N]
+// spk spmv A [-x X] -o Y [--space S] [--format F] [--algorithm NAME] [--transpose] [--repeat N]
 //
+// --format csr|ell[:W]|hyb[:W]|bsr:B|sell[:C[:SIGMA]] converts A on the device
+// first (timed apart); --algorithm applies to csr.
 // y = op(A)·x with spk::spmv; x is a Matrix Market file (array or
 // coordinate, one column per right-hand side) or all ones; y is written as a
 // Matrix Market array.
@@ -8,7 +10,11 @@
 #if defined(SPK_HAVE_MPI)
 #include <spk_dist_cli.hpp>
 #endif
+#include <spk_convert_format.hpp>
 #include <spk_spmv.hpp>
+#include <spk_spmv_bsr.hpp>
+#include <spk_spmv_ell.hpp>
+#include <spk_spmv_sell.hpp>
 
 namespace spk::cli {
 
@@ -19,6 +25,7 @@ int run_spmv(const std::vector<std::string>& args) {
 #endif
   std::string a_path, x_path, y_path, space_name = "default";
   SpmvOptions opt;
+  FormatSpec format;
   int repeat = 1;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -34,6 +41,8 @@ int run_spmv(const std::vector<std::string>& args) {
       space_name = value();
     else if (a == "--algorithm")
       opt.algorithm = spmv_algorithm_from_string(value());
+    else if (a == "--format")
+      format = parse_format_spec(value());
     else if (a == "--transpose")
       opt.mode = Mode::Transpose;
     else if (a == "--repeat")
@@ -66,6 +75,25 @@ int run_spmv(const std::vector<std::string>& args) {
     auto x = Kokkos::create_mirror_view_and_copy(MS(), hx);
     Kokkos::View<double**, Kokkos::LayoutLeft, MS> y("y", t ? hA.num_cols() : hA.num_rows(),
                                                      hx.extent(1));
+    if (format.format != SparseFormat::csr) {
+      Kokkos::Timer convert_timer;
+      with_format(space, A, format, [&](const auto& M) {
+        space.fence();
+        const double convert_ms = convert_timer.seconds() * 1e3;
+        Kokkos::Timer timer;
+        for (int r = 0; r < repeat; ++r) spmv(space, 1.0, M, x, 0.0, y, opt);
+        space.fence();
+        const double ms = timer.seconds() * 1e3 / repeat;
+        write_matrix_market_array(y_path, y);
+        std::fprintf(stderr,
+                     "spk spmv: %s is %d x %d, nnz %d; %zu right-hand side(s) on %s, format %s "
+                     "(%zu stored values, conversion %.3f ms)%s: %.3f ms\n",
+                     a_path.c_str(), hA.num_rows(), hA.num_cols(), hA.nnz(), hx.extent(1),
+                     Impl::space_name<E>(), to_string(format).c_str(), stored_values(M), convert_ms,
+                     t ? ", transposed" : "", ms);
+      });
+      return 0;
+    }
     SpmvPlan plan(space, A, opt);
     Kokkos::Timer timer;
     for (int r = 0; r < repeat; ++r) spmv(space, plan, 1.0, A, x, 0.0, y, opt.mode);

@@ -27,11 +27,13 @@ inline const std::vector<Command>& commands() {
   static const std::vector<Command> all = {
       {"info", "info FILE|SPEC                 shape, nnz, symmetry, field, row lengths", run_info},
       {"convert",
-       "convert IN OUT                  any Matrix Market file -> coordinate real "
-       "general (.mtx or .mtx.gz by OUT's suffix)",
+       "convert IN OUT [--format F]     any Matrix Market file -> coordinate real "
+       "general (.mtx or .mtx.gz by OUT's suffix); --format F goes through format F "
+       "(csr|ell|hyb|bsr:B|sell:C:SIGMA) and back, so OUT holds what F stores",
        run_convert},
       {"spmv",
-       "spmv A [-x X] -o Y [--space S] [--algorithm auto|scalar|vector|merge_path] "
+       "spmv A [-x X] -o Y [--space S] [--format csr|ell|hyb|bsr:B|sell:C:SIGMA]\n"
+       "                                [--algorithm auto|scalar|vector|merge_path|dynamic] "
        "[--transpose] [--repeat N]\n"
        "                                y = A·x (x: Matrix Market, default all ones; "
        "Y: Matrix Market array)",

@@ -21,7 +21,7 @@ printf '%%%%MatrixMarket matrix array real general\n3 2\n1\n1\n1\n2\n0\n1\n' >"$
 check ones 0 '' -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y1.mtx"
 check ones-values 0 '^3 0 7 $' -- values "$tmp/y1.mtx"
 check header 0 '^%%MatrixMarket matrix array real general' -- head -1 "$tmp/y1.mtx"
-for alg in auto automatic scalar vector merge_path; do  # automatic: the old name of auto
+for alg in auto automatic scalar vector merge_path dynamic; do  # automatic: the old name of auto
   check "x-$alg" 0 '' -- "$spk" spmv "$tmp/A.mtx" -x "$tmp/x.mtx" -o "$tmp/y-$alg.mtx" --algorithm $alg
   check "x-$alg-values" 0 '^7 0 22 $' -- values "$tmp/y-$alg.mtx"
 done
@@ -33,6 +33,27 @@ check gz-symmetric 0 'karate.mtx.gz|karate' -- "$spk" spmv "$data/karate.mtx" -o
 check degree-sum 0 '^156$' -- sh -c "gzip -dc '$tmp/deg.mtx.gz' | grep -v '^%' | tail -n +2 | awk '{s+=\$1} END {print s}'"
 check generator 0 '' -- "$spk" spmv poisson2d:10 -o "$tmp/p.mtx" --space serial
 check generator-rowsum 0 '^40$' -- sh -c "grep -v '^%' '$tmp/p.mtx' | tail -n +2 | awk '{s+=\$1} END {print s}'"
+# The same products through every storage format (--format converts on the device).
+for fmt in csr ell hyb hyb:1 bsr:1 bsr:2 bsr:3 sell sell:2:4 sell:32:256; do
+  check "format-$fmt" 0 "format $fmt|, automatic|scalar|merge_path" -- "$spk" spmv "$tmp/A.mtx" -x "$tmp/x.mtx" -o "$tmp/y-f.mtx" --format $fmt
+  check "format-$fmt-values" 0 '^7 0 22 $' -- values "$tmp/y-f.mtx"
+  check "format-$fmt-transpose" 0 '' -- "$spk" spmv "$tmp/A.mtx" -x "$tmp/x3.mtx" -o "$tmp/yt-f.mtx" --transpose --format $fmt
+  check "format-$fmt-transpose-values" 0 '^1 3 2 4 2 3 4 4 $' -- values "$tmp/yt-f.mtx"
+done
+check format-generator 0 'format bsr:5' -- "$spk" spmv poisson2d:10 -o "$tmp/p5.mtx" --format bsr:5
+check format-generator-rowsum 0 '^40$' -- sh -c "grep -v '^%' '$tmp/p5.mtx' | tail -n +2 | awk '{s+=\$1} END {print s}'"
+check bad-format 1 "unknown format 'coo'" -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --format coo
+check bad-block-size 1 'block size 17 is outside' -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --format bsr:17
+check ell-too-narrow 1 'row 0 has 2 entries, more than the ELL width 1.*HYB' -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --format ell:1
+# convert --format writes what the format stores: bsr:2 keeps its blocks' zeros.
+check convert-bsr 0 '' -- "$spk" convert "$tmp/A.mtx" "$tmp/A-bsr.mtx" --format bsr:2
+check convert-bsr-nnz 0 'nnz: +12 ' -- "$spk" info "$tmp/A-bsr.mtx"
+check convert-poisson-bsr 0 '' -- "$spk" convert poisson2d:4 "$tmp/P-bsr.mtx" --format bsr:2
+check info-suggests-bsr 0 'suggested: +bsr:' -- "$spk" info "$tmp/P-bsr.mtx"
+check convert-sell 0 '' -- "$spk" convert "$tmp/A.mtx" "$tmp/A-sell.mtx" --format sell:2:4
+check convert-sell-nnz 0 'nnz: +4 ' -- "$spk" info "$tmp/A-sell.mtx"
+check info-fill 0 'sell:32:256 +1\.[0-9]+' -- "$spk" info poisson2d:20
+check info-suggests-ell 0 'suggested: +(ell|sell|hyb)' -- "$spk" info poisson2d:20
 check shape-mismatch 1 'x .*has 4 rows' -- "$spk" spmv "$tmp/A.mtx" -x "$tmp/x.mtx" -o "$tmp/bad.mtx" --transpose
 check no-output 2 'expected -o' -- "$spk" spmv "$tmp/A.mtx"
 check bad-algorithm 1 "unknown algorithm 'fastest'" -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --algorithm fastest

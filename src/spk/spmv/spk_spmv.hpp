@@ -10,7 +10,8 @@
 // side.  β = 0 overwrites y without reading it (NaN in y is ignored); α = 0
 // only scales y.  CSR products pick an algorithm (SpmvAlgorithm); transposed
 // CSR, CSC and COO products scatter with atomics, where algorithm is unused.
-// Without a plan, `automatic` sees only the mean row length (no extra pass);
+// `Dynamic` hands rows out through an atomic counter (LightSpMV); a plan keeps
+// the counter.  Without a plan, `Auto` sees only the mean row length (no extra pass);
 // with one it also knows the longest row and the spread.  The rule and its
 // per-backend constants are in spk_spmv_tuning.hpp (options.tuning overrides).
 #pragma once
@@ -115,6 +116,10 @@ void spmv_csr_shaped(const ExecSpace& space, Plan* plan, const SpmvOptions& opt,
     if (plan != nullptr) {
       CV vals;
       CR rows;
+      if (plan->algorithm() == SpmvAlgorithm::Dynamic) {
+        spmv_csr_dynamic(space, plan->launch(), d, plan->dynamic_counter());
+        return;
+      }
       if (plan->algorithm() == SpmvAlgorithm::MergePath) {
         vals = plan->carry_values(num_vecs(y));
         rows = plan->carry_rows();

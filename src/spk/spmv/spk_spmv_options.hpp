@@ -16,7 +16,8 @@ enum class SpmvAlgorithm {
   Auto,      ///< chosen from row-length statistics (spk_spmv_tuning.hpp)
   Scalar,    ///< one thread per row (host: one block of whole rows per thread)
   Vector,    ///< a group of lanes per row, several rows per warp (CSR-vector)
-  MergePath  ///< equal shares of rows + nonzeros per thread (Merrill & Garland)
+  MergePath,  ///< equal shares of rows + nonzeros per thread (Merrill & Garland)
+  Dynamic     ///< chunks of rows handed out through an atomic counter (LightSpMV)
 };
 
 /// Whether spmv multiplies by A or by its transpose.
@@ -32,19 +33,22 @@ inline const char* to_string(SpmvAlgorithm a) {
       return "vector";
     case SpmvAlgorithm::MergePath:
       return "merge_path";
+    case SpmvAlgorithm::Dynamic:
+      return "dynamic";
   }
   return "?";
 }
 
-/// Parses "auto", "scalar", "vector" or "merge_path" (command lines; the
+/// Parses "auto", "scalar", "vector", "merge_path" or "dynamic" (command lines; the
 /// names are the enumerators' in snake case).  "automatic", the older name
 /// of SpmvAlgorithm::Auto, is still accepted.
 inline SpmvAlgorithm spmv_algorithm_from_string(const std::string& s) {
   for (auto a : {SpmvAlgorithm::Auto, SpmvAlgorithm::Scalar, SpmvAlgorithm::Vector,
-                 SpmvAlgorithm::MergePath})
+                 SpmvAlgorithm::MergePath, SpmvAlgorithm::Dynamic})
     if (s == to_string(a)) return a;
   if (s == "automatic") return SpmvAlgorithm::Auto;
-  throw Error("spmv: unknown algorithm '" + s + "' (expected auto, scalar, vector or merge_path)");
+  throw Error("spmv: unknown algorithm '" + s +
+              "' (expected auto, scalar, vector, merge_path or dynamic)");
 }
 
 /// The knobs of the automatic choice and of the launch shapes.  Each backend
@@ -89,7 +93,7 @@ struct SpmvTuning {
 struct SpmvOptions {
   SpmvAlgorithm algorithm = SpmvAlgorithm::Auto;
   Mode mode = Mode::Normal;
-  int vector_length = 0;     ///< vector: lanes per row (power of two)
+  int vector_length = 0;     ///< vector, dynamic: lanes per row (power of two)
   int team_size = 0;         ///< vector: lane groups per team; merge_path (GPU): threads per team
   int merge_path_items = 0;  ///< merge_path: rows + nonzeros per thread
   /// Replaces the backend's policy (spmv_tuning(space)) for this call or plan.
@@ -114,7 +118,8 @@ struct SpmvLaunch {
   SpmvAlgorithm algorithm = SpmvAlgorithm::Scalar;
   int vector_length = 1;           ///< vector (GPU): lanes per row
   int team_size = 1;               ///< vector: lane groups per team; merge_path: threads
-  int rows_per_thread = 1;         ///< vector: rows per lane group
+  int rows_per_thread = 1;         ///< vector: rows per lane group; dynamic: rows per
+                                   ///< counter increment
   long long merge_path_items = 0;  ///< merge_path: items per segment (host: per thread,
                                    ///< GPU: per team tile)
   long long num_segments = 0;      ///< merge_path segments
@@ -134,6 +139,8 @@ inline std::string to_string(const SpmvLaunch& L) {
       << " rows/group=" << L.rows_per_thread;
   else if (L.algorithm == SpmvAlgorithm::MergePath)
     s << " items=" << L.merge_path_items;
+  else if (L.algorithm == SpmvAlgorithm::Dynamic)
+    s << " lanes=" << L.vector_length << " rows/draw=" << L.rows_per_thread;
   return s.str();
 }
 

@@ -174,6 +174,15 @@ class SpmvPlan {
   const SpmvOptions& options() const { return options_; }
   /// The algorithm `automatic` (or the options) resolved to.
   SpmvAlgorithm algorithm() const { return launch_.algorithm; }
+
+  /// Dynamic: the row counter the lane groups draw from (reset by each
+  /// product).
+  Kokkos::View<unsigned long long*, memory_space> dynamic_counter() {
+    if (dynamic_counter_.extent(0) == 0)
+      dynamic_counter_ =
+          Kokkos::View<unsigned long long*, memory_space>("spk::SpmvPlan.dynamic_counter", 1);
+    return dynamic_counter_;
+  }
   /// Lanes per row of the vector kernel (1 for the others and on host
   /// spaces, where a thread takes a block of rows).
   int lanes() const {
@@ -215,6 +224,7 @@ class SpmvPlan {
   Kokkos::View<ordinal_type*, memory_space> carry_rows_;
   Kokkos::View<ordinal_type*, memory_space> segment_rows_;
   Kokkos::View<scalar_type**, Kokkos::LayoutLeft, memory_space> carry_values_;
+  Kokkos::View<unsigned long long*, memory_space> dynamic_counter_;
 };
 
 template <class ExecSpace, class Matrix,

@@ -235,6 +235,13 @@ SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const Spm
     per_thread = std::min<long long>(per_thread, std::max(1, t.merge_path_tile_max / L.team_size));
     L.merge_path_items = std::max(1LL, per_thread) * L.team_size;
   }
+  if (L.algorithm == SpmvAlgorithm::Dynamic) {
+    // Rows taken per counter increment.  Host: a thread per core taking 128
+    // rows at a time (a few hundred increments per thread); GPUs: lanes per
+    // row as for vector, a lane group taking 4 rows per increment.  Reasoning
+    // from the increments' cost, not measured; `Auto` never picks Dynamic.
+    L.rows_per_thread = host ? 128 : 4;
+  }
   L.num_segments = items == 0 ? 0 : (items + L.merge_path_items - 1) / L.merge_path_items;
   return L;
 }

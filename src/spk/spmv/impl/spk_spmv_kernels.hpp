@@ -375,6 +375,65 @@ struct SpmvMergeFixup {
   }
 };
 
+/// dynamic (LightSpMV, Liu & Schmidt 2015): each lane group draws `chunk`
+/// rows at a time from an atomic counter until the rows run out, so a lane
+/// group that meets short rows takes more of them; each row is reduced
+/// across the group's vector lanes.
+template <class D, class Counter, class Member>
+struct SpmvDynamicFunctor {
+  D d;
+  Counter next;
+  long long chunk;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
+    using S = typename D::S;
+    using F = typename D::F;
+    while (true) {
+      long long first = 0;
+      Kokkos::single(
+          Kokkos::PerThread(t),
+          [&](long long& v) {
+            v = static_cast<long long>(
+                Kokkos::atomic_fetch_add(&next(0), static_cast<unsigned long long>(chunk)));
+          },
+          first);
+      if (first >= d.num_rows) return;
+      const long long last = first + chunk < d.num_rows ? first + chunk : d.num_rows;
+      for (long long i = first; i < last; ++i) {
+        const F k0 = d.row_map(i), len = d.row_map(i + 1) - k0;
+        for (int j = 0; j < d.vecs(); ++j) {
+          S sum = 0;
+          Kokkos::parallel_reduce(
+              Kokkos::ThreadVectorRange(t, len),
+              [&](const F l, S& s) { s += S(d.vals(k0 + l)) * vec_at(d.x, d.cols(k0 + l), j); },
+              sum);
+          Kokkos::single(Kokkos::PerThread(t),
+                         [&]() { axpby_store(vec_at(d.y, i, j), sum, d.alpha, d.beta); });
+        }
+      }
+    }
+  }
+};
+
+/// Runs the dynamic algorithm with a one-entry counter (reset here, on
+/// `space`): as many lane groups as the space runs at once.
+template <class ExecSpace, class D, class Counter>
+void spmv_csr_dynamic(const ExecSpace& space, const SpmvLaunch& L, const D& d,
+                      const Counter& counter) {
+  if (d.num_rows == 0) return;
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Functor = SpmvDynamicFunctor<D, Counter, typename Policy::member_type>;
+  Kokkos::deep_copy(space, counter, 0ULL);
+  const int vl =
+      std::max(1, std::min(L.vector_length, static_cast<int>(Policy::vector_length_max())));
+  const long long chunk = std::max(1, L.rows_per_thread);
+  const Functor f{d, counter, chunk};
+  const int ts = std::max(
+      1, std::min(L.team_size, Policy(space, 1, 1, vl).team_size_max(f, Kokkos::ParallelForTag())));
+  const long long resident = std::max(1LL, static_cast<long long>(concurrency(space)) / (ts * vl));
+  const long long needed = (d.num_rows + chunk * ts - 1) / (chunk * ts);
+  Kokkos::parallel_for("spk::spmv.dynamic", Policy(space, std::min(resident, needed), ts, vl), f);
+}
+
 /// y := β·y (β = 0 writes zeros, ignoring NaN in y).
 template <class ExecSpace, class Y, class S>
 void spmv_scale(const ExecSpace& space, const Y& y, const S beta) {
@@ -449,6 +508,11 @@ void spmv_csr_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d, lo
                              Kokkos::RangePolicy<ExecSpace>(space, 0, d.num_rows),
                              SpmvScalarFunctor<D>{d});
       }
+      break;
+    }
+    case SpmvAlgorithm::Dynamic: {
+      using Counter = Kokkos::View<unsigned long long*, typename CarryVals::memory_space>;
+      spmv_csr_dynamic(space, L, d, Counter("spk::spmv.dynamic_counter", 1));
       break;
     }
     case SpmvAlgorithm::MergePath: {

@@ -1,0 +1,164 @@
+// SellMatrix: sliced ELLPACK with row sorting (SELL-C-σ, Kreutzer et al.
+// 2014) in Kokkos Views.
+#pragma once
+
+#include <limits>
+#include <spk_compat.hpp>
+#include <spk_device.hpp>
+#include <spk_error.hpp>
+#include <string>
+
+namespace spk {
+
+/// The slice height a SELL-C-σ matrix gets by default on ExecSpace: a warp
+/// on GPUs (a thread per row, consecutive threads read consecutive slots), a
+/// few SIMD lanes' worth on host spaces.
+template <class ExecSpace>
+constexpr int sell_default_slice_height() {
+  return Impl::is_host_space_v<ExecSpace> ? 8 : 32;
+}
+
+/// Rows sorted together by length by default (a multiple of C).
+inline constexpr int sell_default_sigma = 256;
+
+/// A num_rows × num_cols matrix in SELL-C-σ form.
+///
+/// Rows are first sorted by decreasing length within windows of σ
+/// consecutive rows; position p then holds row perm(p).  Positions are cut
+/// into slices of C (slice_height) consecutive positions; slice s stores its
+/// C rows side by side, column-major, padded to its longest row: slot
+/// (r, k), the k-th entry of position s·C + r, is col_idx / values at
+/// slice_ptr(s) + k·C + r.  Padding slots (a row's tail, and the positions
+/// past num_rows in the last slice) hold column index -1 and value 0; a
+/// row's real entries come first.  Ordinal must be signed.
+template <class Scalar, class Ordinal = int, class Offset = int, class Device = DefaultDevice>
+class SellMatrix {
+ public:
+  using scalar_type = Scalar;
+  using ordinal_type = Ordinal;
+  using offset_type = Offset;
+  using device_type = device_t<Device>;
+  using execution_space = typename device_type::execution_space;
+  using memory_space = typename device_type::memory_space;
+  using slice_ptr_type = Kokkos::View<Offset*, device_type>;
+  using index_type = Kokkos::View<Ordinal*, device_type>;
+  using values_type = Kokkos::View<Scalar*, device_type>;
+  template <class OtherDevice>
+  using rebind_device = SellMatrix<Scalar, Ordinal, Offset, OtherDevice>;
+
+  static_assert(std::is_integral_v<Ordinal> && std::is_signed_v<Ordinal> &&
+                    std::is_integral_v<Offset>,
+                "SellMatrix: Ordinal must be a signed integer type (-1 marks padding) and "
+                "Offset an integer type");
+
+  SellMatrix() = default;
+
+  /// Wraps existing Views (no copy); nnz is the number of real entries.
+  /// Checks the sizes, not the contents: call spk::validate() for that.
+  SellMatrix(Ordinal num_rows, Ordinal num_cols, int slice_height, int sigma, Offset nnz,
+             index_type perm, slice_ptr_type slice_ptr, index_type col_idx, values_type values)
+      : num_rows_(num_rows),
+        num_cols_(num_cols),
+        slice_height_(slice_height),
+        sigma_(sigma),
+        nnz_(nnz),
+        perm_(perm),
+        slice_ptr_(slice_ptr),
+        col_idx_(col_idx),
+        values_(values) {
+    SPK_REQUIRE(num_rows >= 0 && num_cols >= 0, InvalidMatrix, "SellMatrix: negative size ",
+                +num_rows, " x ", +num_cols);
+    SPK_REQUIRE(slice_height >= 1 && sigma >= 1, InvalidMatrix, "SellMatrix: slice height ",
+                slice_height, " and sigma ", sigma, " must be at least 1");
+    SPK_REQUIRE(perm_.extent(0) == static_cast<size_t>(num_rows), InvalidMatrix,
+                "SellMatrix: perm has ", perm_.extent(0), " entries, expected ", +num_rows);
+    SPK_REQUIRE(slice_ptr_.extent(0) == static_cast<size_t>(num_slices()) + 1, InvalidMatrix,
+                "SellMatrix: slice_ptr has ", slice_ptr_.extent(0), " entries, expected ",
+                static_cast<long long>(num_slices()) + 1, " (slices + 1)");
+    SPK_REQUIRE(col_idx_.extent(0) == values_.extent(0), InvalidMatrix, "SellMatrix: col_idx has ",
+                col_idx_.extent(0), " slots but values has ", values_.extent(0));
+  }
+
+  Ordinal num_rows() const noexcept { return num_rows_; }
+  Ordinal num_cols() const noexcept { return num_cols_; }
+  int slice_height() const noexcept { return slice_height_; }
+  int sigma() const noexcept { return sigma_; }
+  Ordinal num_slices() const noexcept {
+    return static_cast<Ordinal>((num_rows_ + slice_height_ - 1) / slice_height_);
+  }
+  /// Real entries (not counting padding).
+  Offset nnz() const noexcept { return nnz_; }
+  /// Slots, padding included.
+  size_t num_stored() const noexcept { return values_.extent(0); }
+  const index_type& perm() const noexcept { return perm_; }
+  const slice_ptr_type& slice_ptr() const noexcept { return slice_ptr_; }
+  const index_type& col_idx() const noexcept { return col_idx_; }
+  const values_type& values() const noexcept { return values_; }
+
+ private:
+  Ordinal num_rows_ = 0;
+  Ordinal num_cols_ = 0;
+  int slice_height_ = 1;
+  int sigma_ = 1;
+  Offset nnz_ = 0;
+  index_type perm_;
+  slice_ptr_type slice_ptr_;
+  index_type col_idx_;
+  values_type values_;
+};
+
+/// Throws spk::InvalidMatrix naming the first bad slice: slice pointers not
+/// rising from 0 to the number of slots in multiples of C, a column index
+/// outside [-1, num_cols), a real entry after padding, or a perm that is not
+/// a permutation.
+template <class ExecSpace, class S, class O, class F, class D>
+void validate(const ExecSpace& space, const SellMatrix<S, O, F, D>& A) {
+  const long long ns = A.num_slices(), m = A.num_rows(), n = A.num_cols();
+  const long long C = A.slice_height(), slots = A.num_stored();
+  auto sp = A.slice_ptr();
+  auto ci = A.col_idx();
+  auto perm = A.perm();
+  Kokkos::View<int*, typename SellMatrix<S, O, F, D>::device_type> seen("spk::validate_sell", m);
+  long long first = ns;
+  Kokkos::parallel_reduce(
+      "spk::validate_sell", Kokkos::RangePolicy<ExecSpace>(space, 0, ns),
+      KOKKOS_LAMBDA(const long long s, long long& bad) {
+        const long long b = sp(s), e = sp(s + 1);
+        bool ok = b >= 0 && b <= e && e <= slots && (e - b) % C == 0 && (s > 0 || b == 0) &&
+                  (s < ns - 1 || e == slots);
+        const long long w = ok ? (e - b) / C : 0;
+        for (long long r = 0; ok && r < C; ++r) {
+          const long long p = s * C + r;
+          if (p < m) {
+            const long long row = perm(p);
+            ok = row >= 0 && row < m && Kokkos::atomic_fetch_add(&seen(row), 1) == 0;
+          }
+          bool padding = p >= m;
+          for (long long k = 0; ok && k < w; ++k) {
+            const long long c = ci(b + k * C + r);
+            ok = c >= -1 && c < n && !(padding && c >= 0);
+            padding = padding || c < 0;
+          }
+        }
+        if (!ok && s < bad) bad = s;
+      },
+      Kokkos::Min<long long>(first));
+  SPK_REQUIRE(first >= ns, InvalidMatrix, "SellMatrix (", m, " x ", n, ", C = ", C, "): slice ",
+              first,
+              " is bad (slice pointers, a column index outside [-1, num_cols), an entry after "
+              "padding, or a row that perm lists twice)");
+}
+
+/// A copy of A whose Views live in Space (shared when already there).
+template <class Space, class S, class O, class F, class D>
+auto create_mirror_view_and_copy(const Space&, const SellMatrix<S, O, F, D>& A) {
+  using Result = SellMatrix<S, O, F, device_t<Space>>;
+  using MS = typename Result::memory_space;
+  return Result(A.num_rows(), A.num_cols(), A.slice_height(), A.sigma(), A.nnz(),
+                Kokkos::create_mirror_view_and_copy(MS(), A.perm()),
+                Kokkos::create_mirror_view_and_copy(MS(), A.slice_ptr()),
+                Kokkos::create_mirror_view_and_copy(MS(), A.col_idx()),
+                Kokkos::create_mirror_view_and_copy(MS(), A.values()));
+}
+
+}  // namespace spk

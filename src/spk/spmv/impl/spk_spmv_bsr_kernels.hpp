@@ -1,0 +1,127 @@
+// Kernels behind spk_spmv_bsr.hpp: y := α·op(A)·x + β·y for BSR.
+#pragma once
+
+#include <impl/spk_spmv_kernels.hpp>
+#include <spk_bsr_matrix.hpp>
+
+namespace spk::Impl {
+
+template <class RowMap, class Cols, class Vals, class X, class Y>
+struct SpmvBsrData {
+  using S = typename Y::non_const_value_type;
+  RowMap row_map;
+  Cols cols;
+  Vals vals;
+  X x;
+  Y y;
+  S alpha, beta;
+  long long m, n, num_block_rows;
+  int b, nv;
+};
+
+/// Host: one thread per block row, the b row sums in registers.
+template <class D>
+struct SpmvBsrHostFunctor {
+  D d;
+  void operator()(const long long I) const {
+    using S = typename D::S;
+    const int b = d.b;
+    const long long bb = static_cast<long long>(b) * b;
+    const int rows = I * b + b <= d.m ? b : static_cast<int>(d.m - I * b);
+    const long long k0 = d.row_map(I), k1 = d.row_map(I + 1);
+    for (int j = 0; j < d.nv; ++j) {
+      S acc[bsr_max_block_size] = {};
+      for (long long k = k0; k < k1; ++k) {
+        const long long c0 = static_cast<long long>(d.cols(k)) * b;
+        const int cols = c0 + b <= d.n ? b : static_cast<int>(d.n - c0);
+        const auto* blk = &d.vals(k * bb);
+        for (int r = 0; r < rows; ++r) {
+          S s = 0;
+          for (int c = 0; c < cols; ++c) s += S(blk[r * b + c]) * vec_at(d.x, c0 + c, j);
+          acc[r] += s;
+        }
+      }
+      for (int r = 0; r < rows; ++r)
+        axpby_store(vec_at(d.y, I * b + r, j), acc[r], d.alpha, d.beta);
+    }
+  }
+};
+
+/// GPUs: one lane group per block row; for each of its b rows the lanes
+/// take the (block, column) pairs of the block row, so that neighbouring
+/// lanes read neighbouring values of a block row and the x entries of one
+/// block.
+template <class D, class Member>
+struct SpmvBsrTeamFunctor {
+  D d;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
+    using S = typename D::S;
+    const long long I = static_cast<long long>(t.league_rank()) * t.team_size() + t.team_rank();
+    if (I >= d.num_block_rows) return;
+    const int b = d.b;
+    const long long bb = static_cast<long long>(b) * b;
+    const int rows = I * b + b <= d.m ? b : static_cast<int>(d.m - I * b);
+    const long long k0 = d.row_map(I), len = static_cast<long long>(d.row_map(I + 1)) - k0;
+    for (int j = 0; j < d.nv; ++j)
+      for (int r = 0; r < rows; ++r) {
+        S sum = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(t, len * b),
+            [&](const long long l, S& s) {
+              const long long k = k0 + l / b;
+              const int c = static_cast<int>(l % b);
+              const long long col = static_cast<long long>(d.cols(k)) * b + c;
+              if (col < d.n) s += S(d.vals(k * bb + r * b + c)) * vec_at(d.x, col, j);
+            },
+            sum);
+        Kokkos::single(Kokkos::PerThread(t),
+                       [&]() { axpby_store(vec_at(d.y, I * b + r, j), sum, d.alpha, d.beta); });
+      }
+  }
+};
+
+template <class ExecSpace, class D>
+void spmv_bsr_normal(const ExecSpace& space, const D& d, double mean_blocks_per_row) {
+  if constexpr (is_host_space_v<ExecSpace>) {
+    (void)mean_blocks_per_row;
+    Kokkos::parallel_for("spk::spmv.bsr",
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, d.num_block_rows),
+                         SpmvBsrHostFunctor<D>{d});
+  } else {
+    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    const int vl = std::min(static_cast<int>(Policy::vector_length_max()),
+                            pow2_ceil(mean_blocks_per_row * d.b, 32));
+    const int ts = std::max(1, 256 / vl);
+    const long long league = (d.num_block_rows + ts - 1) / ts;
+    Kokkos::parallel_for("spk::spmv.bsr", Policy(space, league, ts, vl),
+                         SpmvBsrTeamFunctor<D, typename Policy::member_type>{d});
+  }
+}
+
+/// y += α·Aᵀx (call spmv_scale first): block (I, J) adds its columns'
+/// products with x's block I to y's block J.
+template <class ExecSpace, class D>
+void spmv_bsr_transpose(const ExecSpace& space, const D& d) {
+  constexpr bool atomic = spmv_needs_atomics_v<ExecSpace>;
+  Kokkos::parallel_for(
+      "spk::spmv.bsr_transpose", Kokkos::RangePolicy<ExecSpace>(space, 0, d.num_block_rows),
+      KOKKOS_LAMBDA(const long long I) {
+        using S = typename D::S;
+        const int b = d.b;
+        const long long bb = static_cast<long long>(b) * b;
+        const int rows = I * b + b <= d.m ? b : static_cast<int>(d.m - I * b);
+        for (int j = 0; j < d.nv; ++j)
+          for (long long k = d.row_map(I); k < static_cast<long long>(d.row_map(I + 1)); ++k) {
+            const long long c0 = static_cast<long long>(d.cols(k)) * b;
+            const int cols = c0 + b <= d.n ? b : static_cast<int>(d.n - c0);
+            for (int c = 0; c < cols; ++c) {
+              S s = 0;
+              for (int r = 0; r < rows; ++r)
+                s += S(d.vals(k * bb + r * b + c)) * vec_at(d.x, I * b + r, j);
+              add_to<atomic>(vec_at(d.y, c0 + c, j), d.alpha * s);
+            }
+          }
+      });
+}
+
+}  // namespace spk::Impl

@@ -1,0 +1,193 @@
+// Kernels behind spk_spmv_sell.hpp, spk_spmv_ell.hpp and spk_spmv_hyb.hpp:
+// the padded formats, whose padding slots hold column index -1 after a
+// row's real entries.
+#pragma once
+
+#include <impl/spk_spmv_kernels.hpp>
+
+namespace spk::Impl {
+
+template <class Perm, class Ptr, class Cols, class Vals, class X, class Y>
+struct SpmvSellData {
+  using S = typename Y::non_const_value_type;
+  Perm perm;
+  Ptr slice_ptr;
+  Cols cols;
+  Vals vals;
+  X x;
+  Y y;
+  S alpha, beta;
+  long long m;
+  int C, nv;
+};
+
+/// GPUs: one thread per position of a slice; thread r of slice s reads slots
+/// base + k·C + r, so a warp reads C consecutive slots per step.
+template <class D>
+struct SpmvSellRowFunctor {
+  D d;
+  KOKKOS_INLINE_FUNCTION void operator()(const long long p) const {
+    using S = typename D::S;
+    const long long s = p / d.C, r = p % d.C;
+    const long long base = d.slice_ptr(s);
+    const long long w = (static_cast<long long>(d.slice_ptr(s + 1)) - base) / d.C;
+    const long long row = d.perm(p);
+    for (int j = 0; j < d.nv; ++j) {
+      S sum = 0;
+      for (long long k = 0; k < w; ++k) {
+        const long long c = d.cols(base + k * d.C + r);
+        if (c < 0) break;
+        sum += S(d.vals(base + k * d.C + r)) * vec_at(d.x, c, j);
+      }
+      axpby_store(vec_at(d.y, row, j), sum, d.alpha, d.beta);
+    }
+  }
+};
+
+/// Host spaces: one thread per slice, its rows summed side by side in
+/// chunks of 16 (unit-stride loads across a slice's column).
+template <class D>
+struct SpmvSellSliceFunctor {
+  D d;
+  static constexpr int chunk = 16;
+  void operator()(const long long s) const {
+    using S = typename D::S;
+    const long long C = d.C;
+    const long long base = d.slice_ptr(s);
+    const long long w = (static_cast<long long>(d.slice_ptr(s + 1)) - base) / C;
+    for (int j = 0; j < d.nv; ++j)
+      for (long long r0 = 0; r0 < C && s * C + r0 < d.m; r0 += chunk) {
+        const long long rn = std::min<long long>({chunk, C - r0, d.m - s * C - r0});
+        S acc[chunk] = {};
+        for (long long k = 0; k < w; ++k) {
+          const long long at = base + k * C + r0;
+          for (long long r = 0; r < rn; ++r) {
+            const long long c = d.cols(at + r);
+            if (c >= 0) acc[r] += S(d.vals(at + r)) * vec_at(d.x, c, j);
+          }
+        }
+        for (long long r = 0; r < rn; ++r)
+          axpby_store(vec_at(d.y, d.perm(s * C + r0 + r), j), acc[r], d.alpha, d.beta);
+      }
+  }
+};
+
+template <class ExecSpace, class D>
+void spmv_sell_normal(const ExecSpace& space, const D& d) {
+  if constexpr (is_host_space_v<ExecSpace>) {
+    const long long ns = (d.m + d.C - 1) / d.C;
+    Kokkos::parallel_for("spk::spmv.sell", Kokkos::RangePolicy<ExecSpace>(space, 0, ns),
+                         SpmvSellSliceFunctor<D>{d});
+  } else {
+    Kokkos::parallel_for("spk::spmv.sell", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m),
+                         SpmvSellRowFunctor<D>{d});
+  }
+}
+
+/// y += α·Aᵀx (call spmv_scale first).
+template <class ExecSpace, class D>
+void spmv_sell_transpose(const ExecSpace& space, const D& d) {
+  constexpr bool atomic = spmv_needs_atomics_v<ExecSpace>;
+  Kokkos::parallel_for(
+      "spk::spmv.sell_transpose", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m),
+      KOKKOS_LAMBDA(const long long p) {
+        using S = typename D::S;
+        const long long s = p / d.C, r = p % d.C;
+        const long long base = d.slice_ptr(s);
+        const long long w = (static_cast<long long>(d.slice_ptr(s + 1)) - base) / d.C;
+        const long long row = d.perm(p);
+        for (int j = 0; j < d.nv; ++j) {
+          const S xr = d.alpha * vec_at(d.x, row, j);
+          for (long long k = 0; k < w; ++k) {
+            const long long c = d.cols(base + k * d.C + r);
+            if (c < 0) break;
+            add_to<atomic>(vec_at(d.y, c, j), S(d.vals(base + k * d.C + r)) * xr);
+          }
+        }
+      });
+}
+
+template <class Cols, class Vals, class X, class Y>
+struct SpmvEllData {
+  using S = typename Y::non_const_value_type;
+  Cols cols;  // m × width, LayoutLeft
+  Vals vals;
+  X x;
+  Y y;
+  S alpha, beta;
+  long long m, width;
+  int nv;
+};
+
+/// Host spaces: a thread takes 32 consecutive rows and walks the slots
+/// column by column, summing the rows side by side (unit-stride loads, as on
+/// a GPU warp).
+template <class D>
+struct SpmvEllHostFunctor {
+  D d;
+  static constexpr int chunk = 32;
+  void operator()(const long long t) const {
+    using S = typename D::S;
+    const long long i0 = t * chunk;
+    const long long rn = std::min<long long>(chunk, d.m - i0);
+    for (int j = 0; j < d.nv; ++j) {
+      S acc[chunk] = {};
+      for (long long k = 0; k < d.width; ++k) {
+        const auto* c = &d.cols(i0, k);
+        const auto* v = &d.vals(i0, k);
+        for (long long r = 0; r < rn; ++r)
+          if (c[r] >= 0) acc[r] += S(v[r]) * vec_at(d.x, c[r], j);
+      }
+      for (long long r = 0; r < rn; ++r)
+        axpby_store(vec_at(d.y, i0 + r, j), acc[r], d.alpha, d.beta);
+    }
+  }
+};
+
+/// One thread per row: consecutive threads read consecutive slots of each
+/// column of the m × width arrays.
+template <class ExecSpace, class D>
+void spmv_ell_normal(const ExecSpace& space, const D& d) {
+  if constexpr (is_host_space_v<ExecSpace>) {
+    using H = SpmvEllHostFunctor<D>;
+    Kokkos::parallel_for("spk::spmv.ell",
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, (d.m + H::chunk - 1) / H::chunk),
+                         H{d});
+    return;
+  }
+  Kokkos::parallel_for(
+      "spk::spmv.ell", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m),
+      KOKKOS_LAMBDA(const long long i) {
+        using S = typename D::S;
+        for (int j = 0; j < d.nv; ++j) {
+          S sum = 0;
+          for (long long k = 0; k < d.width; ++k) {
+            const long long c = d.cols(i, k);
+            if (c < 0) break;
+            sum += S(d.vals(i, k)) * vec_at(d.x, c, j);
+          }
+          axpby_store(vec_at(d.y, i, j), sum, d.alpha, d.beta);
+        }
+      });
+}
+
+/// y += α·Aᵀx (call spmv_scale first).
+template <class ExecSpace, class D>
+void spmv_ell_transpose(const ExecSpace& space, const D& d) {
+  constexpr bool atomic = spmv_needs_atomics_v<ExecSpace>;
+  Kokkos::parallel_for(
+      "spk::spmv.ell_transpose", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m),
+      KOKKOS_LAMBDA(const long long i) {
+        using S = typename D::S;
+        for (int j = 0; j < d.nv; ++j) {
+          const S xi = d.alpha * vec_at(d.x, i, j);
+          for (long long k = 0; k < d.width; ++k) {
+            const long long c = d.cols(i, k);
+            if (c < 0) break;
+            add_to<atomic>(vec_at(d.y, c, j), S(d.vals(i, k)) * xi);
+          }
+        }
+      });
+}
+
+}  // namespace spk::Impl

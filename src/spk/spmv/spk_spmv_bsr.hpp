@@ -1,0 +1,76 @@
+// y := α·op(A)·x + β·y for a BsrMatrix A (x, y: rank-1 Views, or rank-2
+// Views with one column per right-hand side).
+//
+//   spk::spmv(space, alpha, A, x, beta, y, options)   // options.mode: A or Aᵀ
+//   spk::spmv(alpha, A, x, beta, y, options)          // A's execution space
+//   spk::spmv(A, x, y, options)                       // α = 1, β = 0
+//
+// Normal mode: on GPUs a lane group per block row, lanes over the block row's
+// (block, column) pairs; on host spaces a thread per block row with the b row
+// sums in registers.  Transposed mode scatters with atomics.  β = 0 never
+// reads y.  options.algorithm is not used.
+#pragma once
+
+#include <impl/spk_spmv_bsr_kernels.hpp>
+#include <spk_bsr_matrix.hpp>
+#include <spk_spmv.hpp>
+
+namespace spk {
+
+template <class ExecSpace, class S, class O, class F, class D, class X, class Y,
+          class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value>>
+void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha,
+          const BsrMatrix<S, O, F, D>& A, const X& x, typename Y::non_const_value_type beta,
+          const Y& y, const SpmvOptions& options = {}) {
+  Impl::spmv_check<ExecSpace>(A, x, y, options.mode);
+  using T = typename Y::non_const_value_type;
+  if (y.extent(0) == 0 || Impl::num_vecs(y) == 0) return;
+  const bool t = options.mode == Mode::Transpose;
+  if (alpha == T(0) || A.num_blocks() == 0 || t) Impl::spmv_scale(space, y, beta);
+  if (alpha == T(0) || A.num_blocks() == 0) return;
+  auto xr = Impl::spmv_random_access(x);
+  using Data = Impl::SpmvBsrData<typename BsrMatrix<S, O, F, D>::row_map_type,
+                                 typename BsrMatrix<S, O, F, D>::index_type,
+                                 typename BsrMatrix<S, O, F, D>::values_type, decltype(xr), Y>;
+  const Data d{A.row_map(),
+               A.col_idx(),
+               A.values(),
+               xr,
+               y,
+               alpha,
+               beta,
+               A.num_rows(),
+               A.num_cols(),
+               A.num_block_rows(),
+               A.block_size(),
+               Impl::num_vecs(y)};
+  if (t)
+    Impl::spmv_bsr_transpose(space, d);
+  else
+    Impl::spmv_bsr_normal(space, d,
+                          double(A.num_blocks()) / std::max<long long>(1, A.num_block_rows()));
+}
+
+template <class S, class O, class F, class D, class X, class Y>
+void spmv(typename Y::non_const_value_type alpha, const BsrMatrix<S, O, F, D>& A, const X& x,
+          typename Y::non_const_value_type beta, const Y& y, const SpmvOptions& options = {}) {
+  spmv(typename BsrMatrix<S, O, F, D>::execution_space(), alpha, A, x, beta, y, options);
+}
+
+template <class S, class O, class F, class D, class X, class Y,
+          class = std::enable_if_t<Kokkos::is_view<X>::value>>
+void spmv(const BsrMatrix<S, O, F, D>& A, const X& x, const Y& y, const SpmvOptions& options = {}) {
+  using T = typename Y::non_const_value_type;
+  spmv(typename BsrMatrix<S, O, F, D>::execution_space(), T(1), A, x, T(0), y, options);
+}
+
+template <class ExecSpace, class S, class O, class F, class D, class X, class Y,
+          class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
+                                   Kokkos::is_view<X>::value>>
+void spmv(const ExecSpace& space, const BsrMatrix<S, O, F, D>& A, const X& x, const Y& y,
+          const SpmvOptions& options = {}) {
+  using T = typename Y::non_const_value_type;
+  spmv(space, T(1), A, x, T(0), y, options);
+}
+
+}  // namespace spk

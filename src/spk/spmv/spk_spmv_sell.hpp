@@ -1,0 +1,63 @@
+// y := α·op(A)·x + β·y for a SellMatrix A (x, y: rank-1 Views, or rank-2
+// Views with one column per right-hand side); the same overloads as
+// spk_spmv.hpp.  y is read and written in the original row order (through
+// the matrix's perm).
+//
+// Normal mode: on GPUs a thread per row, a warp per slice when C = 32; on
+// host spaces a thread per slice.  Transposed mode scatters with atomics.
+// β = 0 never reads y.  options.algorithm is not used.
+#pragma once
+
+#include <impl/spk_spmv_padded_kernels.hpp>
+#include <spk_sell_matrix.hpp>
+#include <spk_spmv.hpp>
+
+namespace spk {
+
+template <class ExecSpace, class S, class O, class F, class D, class X, class Y,
+          class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value>>
+void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha,
+          const SellMatrix<S, O, F, D>& A, const X& x, typename Y::non_const_value_type beta,
+          const Y& y, const SpmvOptions& options = {}) {
+  Impl::spmv_check<ExecSpace>(A, x, y, options.mode);
+  using T = typename Y::non_const_value_type;
+  using M = SellMatrix<S, O, F, D>;
+  if (y.extent(0) == 0 || Impl::num_vecs(y) == 0) return;
+  const bool t = options.mode == Mode::Transpose;
+  if (alpha == T(0) || A.nnz() == 0 || t) Impl::spmv_scale(space, y, beta);
+  if (alpha == T(0) || A.nnz() == 0) return;
+  auto xr = Impl::spmv_random_access(x);
+  using Data = Impl::SpmvSellData<typename M::index_type, typename M::slice_ptr_type,
+                                  typename M::index_type, typename M::values_type, decltype(xr), Y>;
+  const Data d{A.perm(), A.slice_ptr(), A.col_idx(),      A.values(),       xr, y, alpha,
+               beta,     A.num_rows(),  A.slice_height(), Impl::num_vecs(y)};
+  if (t)
+    Impl::spmv_sell_transpose(space, d);
+  else
+    Impl::spmv_sell_normal(space, d);
+}
+
+template <class S, class O, class F, class D, class X, class Y>
+void spmv(typename Y::non_const_value_type alpha, const SellMatrix<S, O, F, D>& A, const X& x,
+          typename Y::non_const_value_type beta, const Y& y, const SpmvOptions& options = {}) {
+  spmv(typename SellMatrix<S, O, F, D>::execution_space(), alpha, A, x, beta, y, options);
+}
+
+template <class S, class O, class F, class D, class X, class Y,
+          class = std::enable_if_t<Kokkos::is_view<X>::value>>
+void spmv(const SellMatrix<S, O, F, D>& A, const X& x, const Y& y,
+          const SpmvOptions& options = {}) {
+  using T = typename Y::non_const_value_type;
+  spmv(typename SellMatrix<S, O, F, D>::execution_space(), T(1), A, x, T(0), y, options);
+}
+
+template <class ExecSpace, class S, class O, class F, class D, class X, class Y,
+          class = std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value &&
+                                   Kokkos::is_view<X>::value>>
+void spmv(const ExecSpace& space, const SellMatrix<S, O, F, D>& A, const X& x, const Y& y,
+          const SpmvOptions& options = {}) {
+  using T = typename Y::non_const_value_type;
+  spmv(space, T(1), A, x, T(0), y, options);
+}
+
+}  // namespace spk
