@@ -22,6 +22,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <spk_error.hpp>
 #include <string>
 #include <string_view>
@@ -136,8 +137,13 @@ std::string gunzip(const std::string& path, Source& src, const char* head, size_
   GrowingText out(std::min<size_t>(
       limit,
       src.size() > 0 ? gzip_initial_capacity(src.size(), src.gzip_size_hint()) : size_t(1) << 20));
-  std::vector<char> in(size_t(1) << 20);
-  std::memcpy(in.data(), head, head_size);
+  // Compressed bytes in blocks of 1 MiB (less for a smaller known size;
+  // left uninitialised: they are read into before use).
+  const size_t in_size = std::max<size_t>(
+      head_size, src.size() > 0 ? std::min<unsigned long long>(src.size(), 1 << 20) : 1 << 20);
+  const std::unique_ptr<char[]> in_buffer(new char[in_size]);
+  char* const in = in_buffer.get();
+  std::memcpy(in, head, head_size);
   z_stream zs{};
   if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
     throw MatrixMarketError(path, 0, "cannot start the gzip decoder");
@@ -145,21 +151,20 @@ std::string gunzip(const std::string& path, Source& src, const char* head, size_
     z_stream* z;
     ~End() { inflateEnd(z); }
   } end{&zs};
-  zs.next_in = reinterpret_cast<Bytef*>(in.data());
+  zs.next_in = reinterpret_cast<Bytef*>(in);
   zs.avail_in = static_cast<uInt>(head_size);
   bool eof = false;
   unsigned long long consumed = 0;  // compressed bytes before zs.next_in
   auto refill = [&] {
     if (zs.avail_in > 0 || eof) return;
-    consumed += static_cast<unsigned long long>(reinterpret_cast<char*>(zs.next_in) - in.data());
-    const size_t n = src.read(in.data(), in.size());
+    consumed += static_cast<unsigned long long>(reinterpret_cast<char*>(zs.next_in) - in);
+    const size_t n = src.read(in, in_size);
     eof = n == 0;
-    zs.next_in = reinterpret_cast<Bytef*>(in.data());
+    zs.next_in = reinterpret_cast<Bytef*>(in);
     zs.avail_in = static_cast<uInt>(n);
   };
   auto offset = [&] {
-    return consumed +
-           static_cast<unsigned long long>(reinterpret_cast<char*>(zs.next_in) - in.data());
+    return consumed + static_cast<unsigned long long>(reinterpret_cast<char*>(zs.next_in) - in);
   };
   for (;;) {
     refill();
