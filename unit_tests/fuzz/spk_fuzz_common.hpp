@@ -47,9 +47,10 @@ inline std::string_view as_text(const std::uint8_t* data, size_t size) {
 /// A gzip stream of bytes (fast, with a small window and little memory:
 /// fuzzing wants speed, not ratio).
 inline std::string gzip(std::string_view bytes) {
-  std::string out(compressBound(static_cast<uLong>(bytes.size())) + 64, '\0');
   z_stream zs{};
   if (deflateInit2(&zs, 1, Z_DEFLATED, 16 + 9, 1, Z_DEFAULT_STRATEGY) != Z_OK) std::abort();
+  // (deflateBound, not compressBound: it knows the small window and memory)
+  std::string out(deflateBound(&zs, static_cast<uLong>(bytes.size())) + 64, '\0');
   zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
   zs.avail_in = static_cast<uInt>(bytes.size());
   zs.next_out = reinterpret_cast<Bytef*>(&out[0]);
