@@ -24,6 +24,7 @@
 #include <spk_csr_matrix.hpp>
 #include <spk_error.hpp>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace spk {
@@ -219,6 +220,7 @@ CsrMatrix<S, O, F, HostDevice> random_uniform(long long rows, long long cols, lo
                                    static_cast<F>(nnz));
   Impl::SplitMix64 rng(seed * 0x2545f4914f6cdd1dull + 7);
   std::vector<long long> picked;
+  std::unordered_set<long long> seen;
   std::vector<char> used(per_row > cols / 4 ? static_cast<size_t>(cols) : 0, 0);
   F k = 0;
   for (long long r = 0; r < rows; ++r) {
@@ -230,10 +232,16 @@ CsrMatrix<S, O, F, HostDevice> random_uniform(long long rows, long long cols, lo
         if (!used[c]) used[c] = 1, picked.push_back(c);
       }
       for (long long c : picked) used[c] = 0;
-    } else {  // sparse rows: rejection against the few already picked
+    } else if (per_row <= 32) {  // sparse rows: rejection against the few already picked
       while (static_cast<long long>(picked.size()) < per_row) {
         const long long c = static_cast<long long>(rng.below(cols));
         if (std::find(picked.begin(), picked.end(), c) == picked.end()) picked.push_back(c);
+      }
+    } else {  // long sparse rows: the same rejection, against a hash set (linear in per_row)
+      seen.clear();
+      while (static_cast<long long>(picked.size()) < per_row) {
+        const long long c = static_cast<long long>(rng.below(cols));
+        if (seen.insert(c).second) picked.push_back(c);
       }
     }
     std::sort(picked.begin(), picked.end());
