@@ -25,6 +25,8 @@ packages=(build-essential cmake ninja-build pkg-config libgtest-dev zlib1g-dev
           libopenmpi-dev openmpi-bin python3 python3-matplotlib dpkg-dev
           ca-certificates)
 [ "${SPK_WITH_PETSC:-0}" = 1 ] && packages+=(libpetsc-real-dev)
+# clang, libFuzzer and LLVM's OpenMP runtime for scripts/run_fuzz.sh
+[ "${SPK_WITH_FUZZING:-0}" = 1 ] && packages+=(clang-14 libclang-rt-14-dev libomp-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

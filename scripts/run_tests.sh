@@ -4,9 +4,12 @@
 #     host tests (io.*, generators.*), the command-line checks and the examples;
 #   - then installs spk and builds + runs the out-of-tree example against the
 #     installed package with find_package(spk);
-#   - with SPK_SANITIZE=address (CI sets it), the unit tests once more, built
-#     with AddressSanitizer, with spk's memory pool on and off (off: every
-#     array is an allocation of its own, so a read past one is caught).
+#   - with SPK_SANITIZE=address (CI sets it; "address,undefined" is the same),
+#     the unit tests once more, built with AddressSanitizer and
+#     UndefinedBehaviorSanitizer (-fsanitize=address,undefined
+#     -fno-sanitize-recover=undefined: any undefined behaviour fails the run),
+#     with spk's memory pool on and off (off: every array is an allocation of
+#     its own, so a read past one is caught).
 # Dependencies come from scripts/install_deps.sh unless Kokkos_ROOT is set
 # (e.g. to a CUDA build of Kokkos).  Extra CMake arguments: SPK_CMAKE_ARGS.
 set -euo pipefail
@@ -42,19 +45,26 @@ echo "== tests"
 cd "$build"
 ctest --output-on-failure --timeout 1800
 
-if [ "${SPK_SANITIZE:-}" = address ]; then
-  echo "== AddressSanitizer: unit tests (MPI, examples and perf tests off)"
+case "${SPK_SANITIZE:-}" in
+  address | address,undefined) sanitize=1 ;;
+  "") sanitize=0 ;;
+  *) echo "SPK_SANITIZE=$SPK_SANITIZE: expected address (or address,undefined)" >&2; exit 2 ;;
+esac
+if [ "$sanitize" = 1 ]; then
+  echo "== AddressSanitizer + UndefinedBehaviorSanitizer: unit tests (MPI, examples and perf tests off)"
   asan=${SPK_ASAN_BUILD_DIR:-$build-asan}
+  san_flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
   # shellcheck disable=SC2086
   cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
     -DSPK_ENABLE_TESTS=ON -DSPK_ENABLE_EXAMPLES=OFF -DSPK_ENABLE_PERF_TESTS=OFF -DSPK_ENABLE_MPI=OFF \
-    -DCMAKE_CXX_FLAGS="-fsanitize=address -fno-omit-frame-pointer" \
-    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address" \
+    -DCMAKE_CXX_FLAGS="$san_flags -fno-omit-frame-pointer" \
+    -DCMAKE_EXE_LINKER_FLAGS="$san_flags" \
     ${SPK_CMAKE_ARGS:-} >"$asan.configure.log" 2>&1 || { cat "$asan.configure.log"; exit 1; }
   cmake --build "$asan" -j "$jobs" --target spk_unit_tests
   for pool in 1 0; do
     echo "-- SPK_MEMORY_POOL=$pool"
     SPK_MEMORY_POOL=$pool ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       "$asan/unit_tests/spk_unit_tests" --gtest_brief=1
   done
 fi

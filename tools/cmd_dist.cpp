@@ -48,7 +48,7 @@ DistArgs parse(const std::vector<std::string>& args) {
     else if (s == "--space")
       a.space = value();
     else if (s == "--repeat")
-      a.repeat = std::max(1, std::stoi(value()));
+      a.repeat = parse_positive_int(s, value());
     else if (s == "--partition") {
       const std::string p = value();
       if (p != "rows" && p != "nnz") throw UsageError("--partition takes rows or nnz");
@@ -167,7 +167,9 @@ int run_dist_spmv(const std::vector<std::string>& args) {
       if (a.x.empty()) {
         xg.assign(A.num_cols(), 1.0);
       } else {
-        auto d = read_dense<double>(a.x);
+        MatrixMarketReadOptions x_options;  // x's size line is checked before its entries
+        x_options.required_rows = A.num_cols();
+        auto d = read_dense<double>(a.x, x_options);
         SPK_REQUIRE(static_cast<long long>(d.extent(0)) == A.num_cols() && d.extent(1) == 1,
                     ShapeMismatch, "x in ", a.x, " is ", d.extent(0), "x", d.extent(1), ", A has ",
                     A.num_cols(), " columns");

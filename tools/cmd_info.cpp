@@ -70,6 +70,7 @@ int run_info(const std::vector<std::string>& args) {
   const std::string& what = args[0];
   std::string format = "generated (real general)";
   long long stored = -1;
+  bool symmetric_storage = false;
   CsrMatrix<double, int, long long, HostDevice> A;
   if (is_spec_argument(what)) {
     A = generate<double, int, long long>(what);
@@ -79,7 +80,8 @@ int run_info(const std::vector<std::string>& args) {
     format =
         std::string(to_string(h.format)) + " " + to_string(h.field) + " " + to_string(h.symmetry);
     stored = h.entries;
-    A = coo_to_csr(Kokkos::DefaultHostExecutionSpace(), contents.coo);
+    symmetric_storage = h.symmetry != MatrixMarketSymmetry::General;
+    A = Impl::csr_from_contents(what, contents, MatrixMarketReadOptions());
   }
   long long min_len = A.num_rows() ? std::numeric_limits<long long>::max() : 0, max_len = 0,
             empty = 0;
@@ -93,6 +95,10 @@ int run_info(const std::vector<std::string>& args) {
   std::printf("format:      %s\n", format.c_str());
   std::printf("size:        %d x %d\n", A.num_rows(), A.num_cols());
   if (stored >= 0) std::printf("stored:      %lld entries in the file\n", stored);
+  if (symmetric_storage && stored >= 0)
+    std::printf(
+        "symmetric:   one triangle stored, mirrored on read (a file holding both (i, j) and "
+        "(j, i) is refused)\n");
   std::printf("nnz:         %lld (symmetric storage expanded, duplicates summed)\n",
               static_cast<long long>(A.nnz()));
   std::printf("row length:  min %lld, mean %.3f, max %lld; %lld empty rows\n", min_len,

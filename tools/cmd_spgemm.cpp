@@ -35,33 +35,11 @@ int run_spgemm(const std::vector<std::string>& args) {
   // Under mpirun (or SPK_DIST=1) the distributed layer does the work.
   if (dist_requested()) return run_dist_spgemm(args);
 #endif
-  std::vector<std::string> inputs;
-  std::string out, space_name = "default";
-  bool check = false, unsorted = false;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= args.size()) throw UsageError("option " + a + " needs a value");
-      return args[++i];
-    };
-    if (a == "-o" || a == "--output")
-      out = value();
-    else if (a == "--space")
-      space_name = value();
-    else if (a == "--check")
-      check = true;
-    else if (a == "--unsorted")
-      unsorted = true;
-    else if (a.rfind("--kokkos", 0) == 0)
-      continue;
-    else if (!a.empty() && a[0] == '-')
-      throw UsageError("unknown option " + a);
-    else
-      inputs.push_back(a);
-  }
-  if (inputs.size() != 2) throw UsageError("expected two matrices A and B");
-  if (out.empty()) throw UsageError("missing -o OUTPUT");
-  if (unsorted && check) throw UsageError("--check compares sorted rows: drop --unsorted");
+  const SpgemmArgs parsed = parse_spgemm_args(args);
+  const std::vector<std::string>& inputs = parsed.inputs;
+  const std::string& out = parsed.out;
+  const std::string& space_name = parsed.space_name;
+  const bool check = parsed.check, unsorted = parsed.unsorted;
 
   const auto t0 = std::chrono::steady_clock::now();
   const HostMatrix A_h = load_csr<double, int, long long>(inputs[0]);

@@ -23,41 +23,14 @@ int run_spmv(const std::vector<std::string>& args) {
   // Under mpirun (or SPK_DIST=1) the distributed layer does the work.
   if (dist_requested()) return run_dist_spmv(args);
 #endif
-  std::string a_path, x_path, y_path, space_name = "default";
-  SpmvOptions opt;
-  FormatSpec format;
-  int repeat = 1;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
-      return args[++i];
-    };
-    if (a == "-x")
-      x_path = value();
-    else if (a == "-o")
-      y_path = value();
-    else if (a == "--space")
-      space_name = value();
-    else if (a == "--algorithm")
-      opt.algorithm = spmv_algorithm_from_string(value());
-    else if (a == "--format")
-      format = parse_format_spec(value());
-    else if (a == "--transpose")
-      opt.mode = Mode::Transpose;
-    else if (a == "--repeat")
-      repeat = std::max(1, std::stoi(value()));
-    else if (a.rfind("--kokkos", 0) == 0)
-      continue;
-    else if (a.rfind("-", 0) == 0)
-      throw UsageError("unknown option " + a);
-    else if (a_path.empty())
-      a_path = a;
-    else
-      throw UsageError("more than one matrix: '" + a_path + "' and '" + a + "'");
-  }
-  if (a_path.empty()) throw UsageError("expected a matrix file or generator spec");
-  if (y_path.empty()) throw UsageError("expected -o Y.mtx for the result");
+  const SpmvArgs args_in = parse_spmv_args(args);
+  const std::string& a_path = args_in.a_path;
+  const std::string& x_path = args_in.x_path;
+  const std::string& y_path = args_in.y_path;
+  const std::string& space_name = args_in.space_name;
+  const SpmvOptions& opt = args_in.options;
+  const FormatSpec& format = args_in.format;
+  const int repeat = args_in.repeat;
   const auto hA = load_csr<double, int, int>(a_path);
   const bool t = opt.mode == Mode::Transpose;
   const long long n_in = t ? hA.num_rows() : hA.num_cols();
@@ -66,7 +39,11 @@ int run_spmv(const std::vector<std::string>& args) {
     hx = decltype(hx)("x", n_in, 1);
     Kokkos::deep_copy(hx, 1.0);
   } else {
-    hx = read_dense<double>(x_path);
+    // x's size line must match A before x's entries are parsed; A confirms
+    // one column of that size (more right-hand sides need their entries).
+    MatrixMarketReadOptions x_options;
+    x_options.required_rows = n_in;
+    hx = read_dense<double>(x_path, x_options);
   }
   return with_space(space_name, [&](auto space) {
     using E = decltype(space);

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <spk.hpp>
+#include <spk_cli_args.hpp>
 #include <spk_execution_spaces.hpp>
 #include <string>
 #include <vector>
@@ -46,11 +47,6 @@ inline const std::vector<Command>& commands() {
   };
   return all;
 }
-
-/// Thrown for bad command lines: printed with the usage, exit code 2.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 /// The execution spaces this build can run on.
 inline std::string enabled_spaces() { return enabled_space_names(); }

@@ -54,9 +54,19 @@ check convert-sell 0 '' -- "$spk" convert "$tmp/A.mtx" "$tmp/A-sell.mtx" --forma
 check convert-sell-nnz 0 'nnz: +4 ' -- "$spk" info "$tmp/A-sell.mtx"
 check info-fill 0 'sell:32:256 +1\.[0-9]+' -- "$spk" info poisson2d:20
 check info-suggests-ell 0 'suggested: +(ell|sell|hyb)' -- "$spk" info poisson2d:20
-check shape-mismatch 1 'x .*has 4 rows' -- "$spk" spmv "$tmp/A.mtx" -x "$tmp/x.mtx" -o "$tmp/bad.mtx" --transpose
+check shape-mismatch 1 'x.mtx:2: the size line declares 4 rows; 3 are required' -- "$spk" spmv "$tmp/A.mtx" -x "$tmp/x.mtx" -o "$tmp/bad.mtx" --transpose
 check no-output 2 'expected -o' -- "$spk" spmv "$tmp/A.mtx"
-check bad-algorithm 1 "unknown algorithm 'fastest'" -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --algorithm fastest
+check bad-algorithm 2 "--algorithm: unknown algorithm 'fastest'" -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --algorithm fastest
+check bad-repeat 2 "--repeat takes a positive integer .*, not 'abc'" -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --repeat abc
+check bad-repeat-zero 2 "--repeat takes a positive integer" -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --repeat 0
+check bad-repeat-range 2 "--repeat takes a positive integer" -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --repeat 99999999999
+check bad-repeat-missing 2 "option --repeat needs a value" -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --repeat
+# x's size line is checked against A before x's entries (a header claiming
+# 10^10 values costs nothing), and a dense x needs its entries.
+check x-huge-header 1 'x_huge_header.mtx:2: the size line declares 100000 rows; 4 are required' -- sh -c "ulimit -v 2000000; '$spk' spmv '$tmp/A.mtx' -x '$data/bad/x_huge_header.mtx' -o '$tmp/y.mtx'"
+printf '%%%%MatrixMarket matrix coordinate real general\n4 100000000 1\n1 1 1\n' >"$tmp/xwide.mtx"
+check x-huge-columns 1 'xwide.mtx:2: .*the dense matrix would need 400000000 elements' -- sh -c "ulimit -v 2000000; '$spk' spmv '$tmp/A.mtx' -x '$tmp/xwide.mtx' -o '$tmp/y.mtx'"
+check x-nonsquare-symmetric 1 'nonsquare_symmetric.mtx:2: symmetric matrix must be square' -- "$spk" spmv poisson2d:2 -x "$data/bad/nonsquare_symmetric.mtx" -o "$tmp/y.mtx"
 check bad-space 2 "not enabled" -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --space hip
 if [ "$fails" -ne 0 ]; then
   echo "$fails spmv CLI check(s) failed"

@@ -30,21 +30,30 @@
 //                                    with ω = 4/(3·ρ), ρ Gershgorin's bound of
 //                                    D⁻¹A
 // The same SEED gives the same matrix on every machine and thread count.
-// Sizes are checked against the ordinal and offset types before anything is
-// allocated.  Generated matrices are host CSR, columns sorted and unique,
-// values nonzero.
+// Generated matrices are host CSR, columns sorted and unique, values nonzero.
+// Spec numbers are plain decimal integers (powerlaw's ALPHA and ZIPF are
+// decimals); every size a spec implies is
+// computed with overflow checks and compared with the ordinal and offset
+// types and with the machine's memory (generator_memory_limit) before
+// anything is allocated.
 #pragma once
+
+#include <unistd.h>
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <atomic>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <optional>
 #include <spk_csr_matrix.hpp>
 #include <spk_error.hpp>
 #include <sstream>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace spk {
@@ -77,28 +86,81 @@ inline std::vector<std::string> split(const std::string& s, char sep) {
 
 inline long long parse_spec_int(const std::string& spec, const std::string& tok, const char* name,
                                 const char* usage) {
-  size_t used = 0;
   long long v = 0;
-  try {
-    v = std::stoll(tok, &used);
-  } catch (...) {
-    used = 0;
-  }
-  SPK_REQUIRE(used == tok.size() && !tok.empty(), Error, "generator spec '", spec, "': ", name,
-              " = '", tok, "' is not an integer (usage: ", usage, ")");
-  SPK_REQUIRE(v >= 0, Error, "generator spec '", spec, "': ", name, " = ", v,
+  const char* b = tok.data();
+  const char* e = tok.data() + tok.size();
+  const bool negative = b < e && *b == '-';
+  const auto r = std::from_chars(b + negative, e, v);
+  SPK_REQUIRE(!tok.empty() && r.ptr == e && r.ec != std::errc::invalid_argument, Error,
+              "generator spec '", spec, "': ", name, " = '", tok,
+              "' is not an integer (usage: ", usage, ")");
+  SPK_REQUIRE(!negative, Error, "generator spec '", spec, "': ", name, " = ", tok,
               " is negative (usage: ", usage, ")");
+  SPK_REQUIRE(r.ec == std::errc(), Overflow, "generator spec '", spec, "': ", name, " = ", tok,
+              " is too large (max ", std::numeric_limits<long long>::max(), ")");
   return v;
 }
 
-template <class O, class F>
-void check_generated_size(const std::string& spec, long long rows, long long cols, long long nnz) {
+/// a * b for sizes (both >= 0), or an Overflow naming the spec and what
+/// the product counts.
+inline long long checked_mul(const std::string& spec, long long a, long long b, const char* what) {
+  long long r = 0;
+  SPK_REQUIRE(!__builtin_mul_overflow(a, b, &r), Overflow, "generator spec '", spec, "': ", what,
+              " = ", a, " x ", b, " overflows 64-bit integers");
+  return r;
+}
+
+/// a + b for sizes, checked like checked_mul.
+inline long long checked_add(const std::string& spec, long long a, long long b, const char* what) {
+  long long r = 0;
+  SPK_REQUIRE(!__builtin_add_overflow(a, b, &r), Overflow, "generator spec '", spec, "': ", what,
+              " = ", a, " + ", b, " overflows 64-bit integers");
+  return r;
+}
+
+/// The most bytes a generator may allocate: the machine's physical memory
+/// unless set (the fuzz targets set a small limit to generate only small
+/// matrices).
+inline std::atomic<long long>& generator_memory_limit() {
+  static std::atomic<long long> limit{[] {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? static_cast<long long>(pages) * page
+                                 : std::numeric_limits<long long>::max();
+  }()};
+  return limit;
+}
+
+inline std::string gib_text(long double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3Lg GiB", bytes / (1024.0L * 1024.0L * 1024.0L));
+  return buf;
+}
+
+/// Checks that a generated rows x cols matrix with nnz entries fits the
+/// ordinal type O and offset type F, and that it plus `workspace_bytes`
+/// fits generator_memory_limit(); call it before allocating.
+template <class O, class F, class S = double>
+void check_generated_size(const std::string& spec, long long rows, long long cols, long long nnz,
+                          long double workspace_bytes = 0) {
   SPK_REQUIRE(rows <= std::numeric_limits<O>::max() && cols <= std::numeric_limits<O>::max(),
               Overflow, "generator spec '", spec, "': ", rows, " x ", cols,
               " does not fit the ordinal type (max ", +std::numeric_limits<O>::max(), ")");
   SPK_REQUIRE(nnz <= static_cast<long long>(std::numeric_limits<F>::max()), Overflow,
               "generator spec '", spec, "': ", nnz, " nonzeros do not fit the offset type (max ",
               +std::numeric_limits<F>::max(), ")");
+  const long double bytes = (static_cast<long double>(rows) + 1) * sizeof(F) +
+                            static_cast<long double>(nnz) * (sizeof(O) + sizeof(S)) +
+                            workspace_bytes;
+  const long long limit = generator_memory_limit().load();
+  SPK_REQUIRE(bytes <= static_cast<long double>(limit), Error, "generator spec '", spec, "': a ",
+              rows, " x ", cols, " matrix with ", nnz, " nonzeros needs about ", gib_text(bytes),
+              ", more than the ", gib_text(limit), " memory limit");
+}
+
+/// Rows of a 2-D (n²) or 3-D (n³) grid, checked.
+inline long long grid_points(const std::string& spec, long long n, int dims) {
+  const long long nn = checked_mul(spec, n, n, "rows (N x N)");
+  return dims == 2 ? nn : checked_mul(spec, nn, n, "rows (N x N x N)");
 }
 
 template <class S, class O, class F>
@@ -106,13 +168,16 @@ CsrMatrix<S, O, F, HostDevice> stencil(const std::string& spec, long long n, int
                                        long long r0 = 0, long long r1 = -1) {
   // Rows [r0, r1) of the matrix (all of it by default), with global columns:
   // a distributed run can generate each rank's rows where they live.
-  const long long all = dims == 2 ? n * n : n * n * n;
+  const long long all = grid_points(spec, n, dims);
   if (r1 < 0) r1 = all;
   const long long rows = r1 - r0;
-  const long long nn = n * n;
-  long long nnz = std::max(0LL, dims == 2 ? 5 * all - 4 * n : 7 * all - 6 * nn);
+  const long long nn = n * n;  // (checked by grid_points)
+  // Entries: the diagonal plus two per grid edge, 5·all - 4n (2-D) or
+  // 7·all - 6n² (3-D); 0 for an empty grid.
+  long long nnz = std::max(
+      0LL, checked_mul(spec, dims == 2 ? 5 : 7, all, "nonzeros") - (dims == 2 ? 4 * n : 6 * nn));
   if (rows != all) {  // a block of rows: count its entries
-    check_generated_size<O, F>(spec, rows, all, 0);
+    check_generated_size<O, F, S>(spec, rows, all, 0);
     nnz = 0;
     for (long long r = r0; r < r1; ++r) {
       const long long x = r % n, y = (r / n) % n, z = r / nn;
@@ -120,7 +185,7 @@ CsrMatrix<S, O, F, HostDevice> stencil(const std::string& spec, long long n, int
              (dims == 3 ? (z > 0) + (z + 1 < n) : 0);
     }
   }
-  check_generated_size<O, F>(spec, rows, all, nnz);
+  check_generated_size<O, F, S>(spec, rows, all, nnz);
   CsrMatrix<S, O, F, HostDevice> A(spec, static_cast<O>(rows), static_cast<O>(all),
                                    static_cast<F>(nnz));
   auto rm = A.row_map();
@@ -182,12 +247,15 @@ CsrMatrix<S, O, F, HostDevice> random_uniform(long long rows, long long cols, lo
   const std::string spec = "random:" + std::to_string(rows) + ":" + std::to_string(cols) + ":" +
                            std::to_string(per_row) + ":" + std::to_string(seed);
   per_row = std::min(per_row, cols);
-  Impl::check_generated_size<O, F>(spec, rows, cols, rows * per_row);
+  const long long nnz = Impl::checked_mul(spec, rows, per_row, "nonzeros (ROWS x PER_ROW)");
+  // (the marker array of dense-ish rows: one byte per column)
+  Impl::check_generated_size<O, F, S>(spec, rows, cols, nnz, per_row > cols / 4 ? cols : 0);
   CsrMatrix<S, O, F, HostDevice> A(spec, static_cast<O>(rows), static_cast<O>(cols),
-                                   static_cast<F>(rows * per_row));
+                                   static_cast<F>(nnz));
   Impl::SplitMix64 rng(seed * 0x2545f4914f6cdd1dull + 7);
   std::vector<long long> picked;
-  std::vector<char> used(per_row * 4 > cols ? static_cast<size_t>(cols) : 0, 0);
+  std::unordered_set<long long> seen;
+  std::vector<char> used(per_row > cols / 4 ? static_cast<size_t>(cols) : 0, 0);
   F k = 0;
   for (long long r = 0; r < rows; ++r) {
     A.row_map()(r) = k;
@@ -198,10 +266,16 @@ CsrMatrix<S, O, F, HostDevice> random_uniform(long long rows, long long cols, lo
         if (!used[c]) used[c] = 1, picked.push_back(c);
       }
       for (long long c : picked) used[c] = 0;
-    } else {  // sparse rows: rejection against the few already picked
+    } else if (per_row <= 32) {  // sparse rows: rejection against the few already picked
       while (static_cast<long long>(picked.size()) < per_row) {
         const long long c = static_cast<long long>(rng.below(cols));
         if (std::find(picked.begin(), picked.end(), c) == picked.end()) picked.push_back(c);
+      }
+    } else {  // long sparse rows: the same rejection, against a hash set (linear in per_row)
+      seen.clear();
+      while (static_cast<long long>(picked.size()) < per_row) {
+        const long long c = static_cast<long long>(rng.below(cols));
+        if (seen.insert(c).second) picked.push_back(c);
       }
     }
     std::sort(picked.begin(), picked.end());
@@ -220,14 +294,22 @@ CsrMatrix<S, O, F, HostDevice> random_uniform(long long rows, long long cols, lo
 /// edges drawn with probabilities a=.57, b=c=.19, d=.05; each edge weighs a
 /// value in [0.1, 1]; repeated edges are summed.
 template <class S = double, class O = int, class F = int>
-CsrMatrix<S, O, F, HostDevice> rmat(int scale, long long edge_factor, std::uint64_t seed = 1) {
+CsrMatrix<S, O, F, HostDevice> rmat(long long scale, long long edge_factor,
+                                    std::uint64_t seed = 1) {
   const std::string spec = "rmat:" + std::to_string(scale) + ":" + std::to_string(edge_factor) +
                            ":" + std::to_string(seed);
   SPK_REQUIRE(scale >= 0 && scale <= 40, Error, "generator spec '", spec,
               "': SCALE must be in [0, 40]");
+  SPK_REQUIRE(edge_factor >= 0, Error, "generator spec '", spec, "': EDGE_FACTOR is negative");
   const long long n = 1LL << scale;
-  const long long edges = edge_factor * n;
-  Impl::check_generated_size<O, F>(spec, n, n, edges);
+  const long long edges = Impl::checked_mul(spec, edge_factor, n, "edges (EDGE_FACTOR x 2^SCALE)");
+  // Workspace: the edge list, weights and sort order, and the CSR being
+  // assembled, besides the matrix itself.
+  const long double workspace =
+      static_cast<long double>(edges) * (sizeof(std::pair<long long, long long>) + sizeof(S) +
+                                         sizeof(long long) + sizeof(O) + sizeof(S)) +
+      (static_cast<long double>(n) + 1) * sizeof(F);
+  Impl::check_generated_size<O, F, S>(spec, n, n, edges, workspace);
   Impl::SplitMix64 rng(seed * 0x9e3779b97f4a7c15ull + 12345);
   std::vector<std::pair<long long, long long>> e(edges);
   std::vector<S> w(edges);
@@ -905,8 +987,7 @@ CsrMatrix<S, O, F, HostDevice> generate(const std::string& spec) {
     SPK_REQUIRE(p.size() == 3 || p.size() == 4, Error, "generator spec '", spec, "': expected ",
                 usage);
     const std::uint64_t seed = p.size() == 4 ? arg(3, "SEED", usage) : 1;
-    return rmat<S, O, F>(static_cast<int>(arg(1, "SCALE", usage)), arg(2, "EDGE_FACTOR", usage),
-                         seed);
+    return rmat<S, O, F>(arg(1, "SCALE", usage), arg(2, "EDGE_FACTOR", usage), seed);
   }
   if (auto A = Impl::generate_family<S, O, F>(spec, p)) return *A;
   throw Error("unknown generator '" + kind + "' in spec '" + spec +

@@ -4,7 +4,29 @@
 // skew-symmetric, and array real / integer × general / symmetric /
 // skew-symmetric.  Symmetric storage is expanded on read; explicit zeros and
 // duplicates are kept (duplicates are summed when converting to CSR).
-// Every error is a spk::MatrixMarketError "<file>:<line>: <what>".
+// Every error is a spk::MatrixMarketError "<file>:<line>: <what>" (line 0:
+// the whole file, e.g. it cannot be opened or its gzip data is truncated).
+//
+// The rules for input that is legal-looking but suspect (docs/io.md):
+//  - Symmetric and skew-symmetric files must be square, and store one
+//    triangle: a file holding both (i, j) and (j, i) is refused, naming both
+//    lines (entries in both triangles are fine as long as no pair is stored
+//    twice).  A repeated entry in one triangle is a duplicate, summed as in
+//    a general file.
+//  - Every number is one whole token: "1e999junk" and "+-3" are errors.
+//  - A file is read front to back without seeking, so pipes and other
+//    streams read like files; a directory is refused by name.  gzip data is
+//    recognised by its magic bytes; a truncated or corrupt stream is an
+//    error, as are bytes after its end other than zero padding.
+//  - Memory follows the data, not the claims: the text is held (its first
+//    reservation is the file's size, for gzip at most 16 times the
+//    compressed size), plus one record per entry line present.  What only
+//    the size line declares is allocated when the entries justify it:
+//    read_csr's row map (rows + 1 offsets) and read_dense's rows × cols
+//    values are refused beyond max(declared_size_floor,
+//    declared_size_per_entry × entries) elements unless
+//    MatrixMarketReadOptions::trust_declared_size is set (an empty
+//    2147483647 x 1 matrix is legal, and needs a 16 GiB row map in CSR).
 #pragma once
 
 #include <spk_coo_matrix.hpp>
@@ -31,13 +53,30 @@ struct MatrixMarketHeader {
   long long cols = 0;
   /// Entries stored in the file (for array files: the values listed).
   long long entries = 0;
+  /// The 1-based line of the size line.
+  long long size_line = 0;
 };
+
+/// Allocations sized by the size line alone (a CSR row map, a dense
+/// matrix) are made up to max(declared_size_floor, declared_size_per_entry
+/// × entries) elements; beyond that the reader asks for
+/// MatrixMarketReadOptions::trust_declared_size.
+inline constexpr long long declared_size_floor = 1LL << 22;
+inline constexpr long long declared_size_per_entry = 16;
 
 struct MatrixMarketReadOptions {
   /// Skip entries whose indices fall outside the declared size instead of
   /// throwing (how the serial program of the background report treated its
   /// generator's bad indices); the count skipped is reported.
   bool drop_out_of_range = false;
+  /// Allocate what the size line declares even when the entries do not
+  /// justify it (see declared_size_floor).
+  bool trust_declared_size = false;
+  /// When >= 0, the size line must declare this many rows; checked before
+  /// any entry is parsed (a vector that must match a matrix), and counted
+  /// as confirmed by the caller: read_dense allocates one column of it,
+  /// read_csr a row map of it, whatever the entries.
+  long long required_rows = -1;
 };
 
 /// A file's contents as host COO (symmetric storage expanded).
@@ -64,7 +103,8 @@ CsrMatrix<Scalar, Ordinal, Offset, HostDevice> read_csr(
 
 /// Reads a file (array or coordinate) into a dense host matrix.
 template <class Scalar = double>
-Kokkos::View<Scalar**, Kokkos::LayoutLeft, HostDevice> read_dense(const std::string& path);
+Kokkos::View<Scalar**, Kokkos::LayoutLeft, HostDevice> read_dense(
+    const std::string& path, const MatrixMarketReadOptions& options = {});
 
 /// Writes coordinate real general, 1-based, in the matrix's storage order;
 /// gzip-compressed when path ends in .gz.  A (any memory space) is copied

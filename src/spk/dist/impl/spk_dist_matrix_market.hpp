@@ -6,6 +6,7 @@
 #pragma once
 
 #include <mpi.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -24,12 +25,20 @@ namespace spk::dist::Impl {
 /// An open file read by byte ranges (closed with the object).
 class ByteFile {
  public:
-  explicit ByteFile(const std::string& path) : path_(path), f_(std::fopen(path.c_str(), "rb")) {
+  explicit ByteFile(const std::string& path) : path_(path) {
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+      throw MatrixMarketError(path, 0, "is a directory, not a Matrix Market file");
+    f_ = std::fopen(path.c_str(), "rb");
     if (!f_)
       throw MatrixMarketError(path, 0, std::string("cannot open file: ") + std::strerror(errno));
-    std::fseek(f_, 0, SEEK_END);
-    size_ = std::ftell(f_);
+    if (::fstat(fileno(f_), &st) == 0 && S_ISREG(st.st_mode)) {
+      regular_ = true;
+      size_ = static_cast<long long>(st.st_size);
+    }
   }
+  /// Only regular files can be read by byte ranges (a pipe cannot seek).
+  bool regular() const { return regular_; }
   ByteFile(const ByteFile&) = delete;
   ByteFile& operator=(const ByteFile&) = delete;
   ~ByteFile() { std::fclose(f_); }
@@ -64,15 +73,16 @@ class ByteFile {
 
  private:
   std::string path_;
-  std::FILE* f_;
+  std::FILE* f_ = nullptr;
   long long size_ = 0;
+  bool regular_ = false;
 };
 
 /// What rank 0 learns from the header and every rank needs.
 struct MMStart {
   MatrixMarketHeader header;
   long long data_begin = 0, data_line = 1, file_size = 0;
-  int gzip = 0;
+  int gzip = 0;  // read on one rank: gzip, or not a regular file (a pipe)
 };
 
 /// Rank 0 reads the banner and size line (the first 64 KiB, more while the
@@ -85,7 +95,7 @@ inline MMStart mm_start(MPI_Comm comm, const std::string& path) {
     try {
       const ByteFile f(path);
       st.file_size = f.size();
-      st.gzip = f.gzip() ? 1 : 0;
+      st.gzip = !f.regular() || f.gzip() ? 1 : 0;
       for (long long n = 1 << 16; !st.gzip; n *= 2) {
         const std::string text = f.read(0, n);
         const bool whole = static_cast<long long>(text.size()) >= f.size();
@@ -171,13 +181,13 @@ CsrMatrix<S, O, F, HostDevice> read_rows_parallel(MPI_Comm comm, const std::stri
   std::vector<spk::Impl::MMEntry> stored(
       static_cast<size_t>(std::max(0LL, std::min(counts[1], h.entries - first_entry))));
   std::vector<spk::Impl::ChunkError> errors(chunks);
-  std::vector<long long> dropped(chunks, 0), kept(chunks, 0);
+  std::vector<spk::Impl::ChunkTally> tally(chunks);
   Kokkos::parallel_for(
       "spk::dist::mm_parse", Kokkos::RangePolicy<Host>(0, chunks), [&](const int c) {
         spk::Impl::parse_entry_lines(text.data() + ch.begin[c], text.data() + ch.begin[c + 1], h,
                                      st.data_line + before[0] + ch.first_line[c],
                                      first_entry + ch.first_entry[c], MatrixMarketReadOptions(),
-                                     stored.data(), first_entry, errors[c], dropped[c], kept[c]);
+                                     stored.data(), first_entry, errors[c], tally[c]);
       });
   Kokkos::fence();
   spk::Impl::ChunkError err;
@@ -197,6 +207,9 @@ CsrMatrix<S, O, F, HostDevice> read_rows_parallel(MPI_Comm comm, const std::stri
   const bool mirror = h.symmetry != MatrixMarketSymmetry::General;
   const double mirror_sign = h.symmetry == MatrixMarketSymmetry::SkewSymmetric ? -1.0 : 1.0;
   if (by_nnz) {
+    spk::Impl::check_declared_allocation(path, h, "the row counts",
+                                         static_cast<long double>(h.rows) + 1, h.entries, 0,
+                                         MatrixMarketReadOptions());
     std::vector<long long> rp(static_cast<size_t>(h.rows) + 1, 0);
     for (const auto& en : stored)
       if (!en.skip) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <impl/spk_text_io.hpp>
 #include <limits>
@@ -136,7 +137,7 @@ inline ParsedHeader parse_header(const std::string& path, const std::string& tex
   // Comments and blank lines, then the size line.
   for (;;) {
     if (!next_line(cur)) {
-      ++line;
+      if (!text.empty() && text.back() == '\n') ++line;  // the empty line after the last
       fail(h.format == MatrixMarketFormat::Coordinate ? "missing size line 'rows cols entries'"
                                                       : "missing size line 'rows cols'");
     }
@@ -162,8 +163,12 @@ inline ParsedHeader parse_header(const std::string& path, const std::string& tex
          (coord ? " " + std::to_string(v[2]) : std::string()));
   h.rows = v[0];
   h.cols = v[1];
+  h.size_line = line;
   if (coord) {
     h.entries = v[2];
+    if (h.symmetry != MatrixMarketSymmetry::General && h.rows != h.cols)
+      fail(std::string(to_string(h.symmetry)) + " matrix must be square, not " +
+           std::to_string(h.rows) + " x " + std::to_string(h.cols));
     const long double cells = static_cast<long double>(h.rows) * static_cast<long double>(h.cols);
     if (static_cast<long double>(h.entries) > cells)
       fail("size line declares " + std::to_string(h.entries) + " entries for a " +
@@ -220,12 +225,38 @@ inline bool is_entry_line(const char* b, const char* e) {
   return b < e && *b != '%';
 }
 
-inline Chunks split_chunks(const std::string& text, size_t data_begin, long long data_line) {
+/// How the reader cuts the text into chunks and runs them.  The defaults
+/// give 64 KiB chunks, at most 8 per host thread, in parallel; the fuzz
+/// targets use tiny chunks run one after the other to cross chunk
+/// boundaries with small inputs.
+struct ReaderTuning {
+  size_t chunk_bytes = size_t(1) << 16;
+  int max_chunks = 0;  // 0: 8 per host thread
+  bool serial = false;
+};
+
+/// Calls f(c) for every chunk c: in parallel on the host, or in a plain
+/// loop when there is one chunk (small inputs spawn no parallel work) or
+/// the tuning asks for it.
+template <class F>
+void for_each_chunk(const char* label, int chunks, const ReaderTuning& tuning, F&& f) {
+  if (chunks <= 1 || tuning.serial) {
+    for (int c = 0; c < chunks; ++c) f(c);
+    return;
+  }
+  Kokkos::parallel_for(label, Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, chunks), f);
+  Kokkos::fence();
+}
+
+inline Chunks split_chunks(const std::string& text, size_t data_begin, long long data_line,
+                           const ReaderTuning& tuning = {}) {
   using Host = Kokkos::DefaultHostExecutionSpace;
   Chunks ch;
   const size_t n = text.size() - std::min(text.size(), data_begin);
+  const size_t max_chunks = tuning.max_chunks > 0 ? static_cast<size_t>(tuning.max_chunks)
+                                                  : static_cast<size_t>(Host().concurrency()) * 8;
   const int chunks = static_cast<int>(std::max<size_t>(
-      1, std::min<size_t>(n / (1 << 16) + 1, static_cast<size_t>(Host().concurrency()) * 8)));
+      1, std::min<size_t>(n / std::max<size_t>(1, tuning.chunk_bytes) + 1, max_chunks)));
   ch.begin.resize(chunks + 1);
   for (int c = 0; c <= chunks; ++c) {
     size_t p = data_begin + n * static_cast<size_t>(c) / static_cast<size_t>(chunks);
@@ -237,7 +268,7 @@ inline Chunks split_chunks(const std::string& text, size_t data_begin, long long
     ch.begin[c] = c == chunks ? text.size() : p;
   }
   std::vector<long long> lines(chunks, 0), entries(chunks, 0);
-  Kokkos::parallel_for("spk::mm_count", Kokkos::RangePolicy<Host>(0, chunks), [&](const int c) {
+  for_each_chunk("spk::mm_count", chunks, tuning, [&](const int c) {
     const char* p = text.data() + ch.begin[c];
     const char* end = text.data() + ch.begin[c + 1];
     long long nl = 0, ne = 0;
@@ -251,7 +282,6 @@ inline Chunks split_chunks(const std::string& text, size_t data_begin, long long
     lines[c] = nl;
     entries[c] = ne;
   });
-  Kokkos::fence();
   ch.first_line.resize(chunks + 1);
   ch.first_entry.resize(chunks + 1);
   ch.first_line[0] = data_line;
@@ -264,6 +294,16 @@ inline Chunks split_chunks(const std::string& text, size_t data_begin, long long
   ch.last_line = ch.first_line[chunks] - 1;
   return ch;
 }
+
+/// What parsing one chunk counted: entries dropped (out of range) and kept
+/// (after symmetric expansion), and, of the kept off-diagonal entries of a
+/// symmetric file, those in the strict upper and lower triangles.
+struct ChunkTally {
+  long long dropped = 0;
+  long long kept = 0;
+  long long upper = 0;
+  long long lower = 0;
+};
 
 /// The first error found in a chunk.
 struct ChunkError {
@@ -303,13 +343,11 @@ inline std::string parse_value(LineCursor& cur, MatrixMarketField field, double&
 
 /// Parses the data lines in [p, end) (whole lines; the first is line
 /// `line` of the file, its first entry line entry number k), storing entry
-/// k at stored[k - base]; counts the dropped and the kept entries (kept:
-/// after symmetric expansion) and records the first error.  Entries past
-/// the declared count are an error.
+/// k at stored[k - base]; tallies the entries and records the first
+/// error.  Entries past the declared count are an error.
 inline void parse_entry_lines(const char* p, const char* end, const MatrixMarketHeader& h,
                               long long line, long long k, const MatrixMarketReadOptions& options,
-                              MMEntry* stored, long long base, ChunkError& err, long long& dropped,
-                              long long& kept) {
+                              MMEntry* stored, long long base, ChunkError& err, ChunkTally& tally) {
   const bool coord = h.format == MatrixMarketFormat::Coordinate;
   const long long declared = h.entries;
   const auto sym = h.symmetry;
@@ -346,15 +384,19 @@ inline void parse_entry_lines(const char* p, const char* end, const MatrixMarket
       } else {  // lower triangle (strictly lower for skew), by columns
         const long long n = h.rows;
         const long long d = sym == MatrixMarketSymmetry::Symmetric ? 0 : 1;
-        // Column j starts after sum_{t<j} (n - t - d) values: binary search j.
-        auto start = [&](long long col) { return col * (n - d) - col * (col - 1) / 2; };
+        // Column j starts after sum_{t<j} (n - t - d) values: binary search j
+        // (in 128 bits: col * (n - d) overflows 64 for declared n > 3e9).
+        auto start = [&](long long col) {
+          const __int128 c = col;
+          return c * (n - d) - c * (col - 1) / 2;
+        };
         long long lo = 0, hi = n;
         while (hi - lo > 1) {
           const long long mid = (lo + hi) / 2;
           (start(mid) <= k ? lo : hi) = mid;
         }
         j = lo;
-        i = j + d + (k - start(j));
+        i = j + d + static_cast<long long>(k - start(j));
       }
       en.row = i + 1;
       en.col = j + 1;
@@ -365,7 +407,7 @@ inline void parse_entry_lines(const char* p, const char* end, const MatrixMarket
       return error("unexpected text " + quote_token(cur.token()) + " after the entry");
     if (en.row < 1 || en.row > h.rows || en.col < 1 || en.col > h.cols) {
       if (options.drop_out_of_range) {
-        ++dropped;
+        ++tally.dropped;
         en.skip = true;
         stored[k++ - base] = en;
         continue;
@@ -382,8 +424,11 @@ inline void parse_entry_lines(const char* p, const char* end, const MatrixMarket
       stored[k++ - base] = en;
       continue;
     }
-    ++kept;
-    if (sym != MatrixMarketSymmetry::General && en.row != en.col) ++kept;
+    ++tally.kept;
+    if (sym != MatrixMarketSymmetry::General && en.row != en.col) {
+      ++tally.kept;
+      ++(en.row < en.col ? tally.upper : tally.lower);
+    }
     en.row -= 1;
     en.col -= 1;
     stored[k++ - base] = en;
@@ -392,25 +437,105 @@ inline void parse_entry_lines(const char* p, const char* end, const MatrixMarket
 
 }  // namespace Impl
 
-inline MatrixMarketHeader read_matrix_market_header(const std::string& path) {
-  // Headers are short: read the first 64 KB of the (decompressed) file.
-  gzFile gz = gzopen(path.c_str(), "rb");
-  if (!gz)
-    throw MatrixMarketError(path, 0, std::string("cannot open file: ") + std::strerror(errno));
-  std::string text(1 << 16, '\0');
-  const int n = gzread(gz, &text[0], static_cast<unsigned>(text.size()));
-  gzclose(gz);
-  if (n < 0) throw MatrixMarketError(path, 0, "cannot read file");
-  text.resize(static_cast<size_t>(n));
-  return Impl::parse_header(path, text).header;
+namespace Impl {
+
+/// A count for a message: exact while it fits, else in scientific notation.
+inline std::string count_text(long double n) {
+  if (n <= 9.0e18L) return std::to_string(static_cast<long long>(n));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3Le", n);
+  return buf;
 }
 
+/// Refuses an allocation of `elements` (what the size line declares) that
+/// the file's `entries` do not justify (see declared_size_floor in
+/// spk_matrix_market.hpp), unless the caller trusts the declared size.
+/// `confirmed`: elements the caller has confirmed otherwise.
+inline void check_declared_allocation(const std::string& path, const MatrixMarketHeader& h,
+                                      const char* what, long double elements, long long entries,
+                                      long long confirmed, const MatrixMarketReadOptions& options) {
+  if (options.trust_declared_size) return;
+  const long double limit = std::max({static_cast<long double>(declared_size_floor),
+                                      static_cast<long double>(declared_size_per_entry) * entries,
+                                      static_cast<long double>(confirmed)});
+  if (elements <= limit) return;
+  throw MatrixMarketError(
+      path, h.size_line,
+      "the size line declares " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
+          " but the file holds " + std::to_string(entries) + " entries: " + what + " would need " +
+          count_text(elements) + " elements, more than the " + count_text(limit) +
+          " its entries justify (max(2^22, " + std::to_string(declared_size_per_entry) +
+          " per entry)); set MatrixMarketReadOptions::trust_declared_size to allocate it anyway");
+}
+
+/// The line of entry line k (0-based, counting entry lines only).
+inline long long line_of_entry(const std::string& text, const Chunks& ch, long long k) {
+  const int c = static_cast<int>(std::upper_bound(ch.first_entry.begin(), ch.first_entry.end(), k) -
+                                 ch.first_entry.begin() - 1);
+  const char* p = text.data() + ch.begin[c];
+  const char* end = text.data() + ch.begin[c + 1];
+  long long e = ch.first_entry[c];
+  for (long long line = ch.first_line[c]; p < end; ++line) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', end - p));
+    if (!nl) nl = end;
+    if (is_entry_line(p, nl) && e++ == k) return line;
+    p = nl + 1;
+  }
+  return 0;
+}
+
+/// A symmetric (or skew-symmetric) coordinate file stores one triangle;
+/// one that holds both (i, j) and (j, i) is refused, naming both lines
+/// (summing them would double the entry, keeping one would drop data: no
+/// rule is right for every writer).  Called only when the file has
+/// entries in both strict triangles, which is rare and allowed as long as
+/// no pair is stored twice.
+inline void check_one_triangle(const std::string& path, const std::string& text, const Chunks& ch,
+                               const MatrixMarketHeader& h, const std::vector<MMEntry>& stored) {
+  // (larger index, smaller index, entry number); a std type, so that
+  // std::sort's swap is found by ADL in std only.
+  std::vector<std::array<long long, 3>> keys;
+  for (long long k = 0; k < static_cast<long long>(stored.size()); ++k) {
+    const MMEntry& e = stored[k];
+    if (!e.skip && e.row != e.col)
+      keys.push_back({std::max(e.row, e.col), std::min(e.row, e.col), k});
+  }
+  std::sort(keys.begin(), keys.end());
+  long long earlier = -1, later = std::numeric_limits<long long>::max();
+  for (size_t b = 0; b < keys.size();) {
+    size_t e = b;
+    long long first_upper = -1, first_lower = -1;  // the run is sorted by k
+    for (; e < keys.size() && keys[e][0] == keys[b][0] && keys[e][1] == keys[b][1]; ++e) {
+      const MMEntry& en = stored[keys[e][2]];
+      long long& first = en.row < en.col ? first_upper : first_lower;
+      if (first < 0) first = keys[e][2];
+    }
+    if (first_upper >= 0 && first_lower >= 0 && std::max(first_upper, first_lower) < later) {
+      later = std::max(first_upper, first_lower);
+      earlier = std::min(first_upper, first_lower);
+    }
+    b = e;
+  }
+  if (earlier < 0) return;
+  const MMEntry& a = stored[earlier];
+  const MMEntry& b = stored[later];
+  throw MatrixMarketError(
+      path, line_of_entry(text, ch, later),
+      "entry (" + std::to_string(b.row + 1) + ", " + std::to_string(b.col + 1) +
+          ") mirrors entry (" + std::to_string(a.row + 1) + ", " + std::to_string(a.col + 1) +
+          ") at line " + std::to_string(line_of_entry(text, ch, earlier)) + ": a " +
+          to_string(h.symmetry) +
+          " file stores one triangle, and spk refuses a file holding both (i, j) and (j, i) "
+          "rather than guess whether to sum them");
+}
+
+/// read_matrix_market on text already in memory (`path` names it in
+/// errors).
 template <class Scalar, class Ordinal, class Offset>
-MatrixMarketContents<Scalar, Ordinal, Offset> read_matrix_market(
-    const std::string& path, const MatrixMarketReadOptions& options) {
-  using Host = Kokkos::DefaultHostExecutionSpace;
-  const std::string text = Impl::read_file(path);
-  const Impl::ParsedHeader ph = Impl::parse_header(path, text);
+MatrixMarketContents<Scalar, Ordinal, Offset> parse_matrix_market(
+    const std::string& path, const std::string& text, const MatrixMarketReadOptions& options,
+    const ReaderTuning& tuning = {}) {
+  const ParsedHeader ph = parse_header(path, text);
   const MatrixMarketHeader& h = ph.header;
   MatrixMarketContents<Scalar, Ordinal, Offset> out;
   out.header = h;
@@ -418,55 +543,65 @@ MatrixMarketContents<Scalar, Ordinal, Offset> read_matrix_market(
   auto fail = [&](long long line, const std::string& what) {
     throw MatrixMarketError(path, line, what);
   };
+  if (options.required_rows >= 0 && h.rows != options.required_rows)
+    fail(h.size_line, "the size line declares " + std::to_string(h.rows) + " rows; " +
+                          std::to_string(options.required_rows) + " are required");
   if (h.rows > static_cast<long long>(std::numeric_limits<Ordinal>::max()) ||
       h.cols > static_cast<long long>(std::numeric_limits<Ordinal>::max()))
-    fail(ph.data_line - 1, "size " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
-                               " does not fit the ordinal type " + Impl::type_name<Ordinal>() +
-                               " (max " + std::to_string(std::numeric_limits<Ordinal>::max()) +
-                               ")");
+    fail(h.size_line, "size " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
+                          " does not fit the ordinal type " + type_name<Ordinal>() + " (max " +
+                          std::to_string(std::numeric_limits<Ordinal>::max()) + ")");
   if (static_cast<unsigned long long>(h.entries) >
       static_cast<unsigned long long>(std::numeric_limits<Offset>::max()))
-    fail(ph.data_line - 1, std::to_string(h.entries) + " entries do not fit the offset type " +
-                               Impl::type_name<Offset>() + " (max " +
-                               std::to_string(std::numeric_limits<Offset>::max()) + ")");
+    fail(h.size_line, std::to_string(h.entries) + " entries do not fit the offset type " +
+                          type_name<Offset>() + " (max " +
+                          std::to_string(std::numeric_limits<Offset>::max()) + ")");
 
-  const Impl::Chunks ch = Impl::split_chunks(text, ph.data_begin, ph.data_line);
+  const Chunks ch = split_chunks(text, ph.data_begin, ph.data_line, tuning);
   const int chunks = static_cast<int>(ch.begin.size()) - 1;
   const long long declared = h.entries;
 
   // Parse every stored entry into place (entries past the declared count are
-  // only located, for the error message).
-  std::vector<Impl::MMEntry> stored(static_cast<size_t>(std::min(declared, ch.entry_lines)));
-  std::vector<Impl::ChunkError> errors(chunks);
-  std::vector<long long> dropped(chunks, 0), kept(chunks, 0);
+  // only located, for the error message).  The storage is bounded by the
+  // entry lines the text holds, whatever the size line claims.
+  std::vector<MMEntry> stored(static_cast<size_t>(std::min(declared, ch.entry_lines)));
+  std::vector<ChunkError> errors(chunks);
+  std::vector<ChunkTally> tally(chunks);
   const auto sym = h.symmetry;
-  Kokkos::parallel_for("spk::mm_parse", Kokkos::RangePolicy<Host>(0, chunks), [&](const int c) {
-    Impl::parse_entry_lines(text.data() + ch.begin[c], text.data() + ch.begin[c + 1], h,
-                            ch.first_line[c], ch.first_entry[c], options, stored.data(), 0,
-                            errors[c], dropped[c], kept[c]);
+  for_each_chunk("spk::mm_parse", chunks, tuning, [&](const int c) {
+    parse_entry_lines(text.data() + ch.begin[c], text.data() + ch.begin[c + 1], h, ch.first_line[c],
+                      ch.first_entry[c], options, stored.data(), 0, errors[c], tally[c]);
   });
-  Kokkos::fence();
   const auto first_error = std::min_element(errors.begin(), errors.end(),
                                             [](auto& a, auto& b) { return a.line < b.line; });
   if (first_error != errors.end() && first_error->line != std::numeric_limits<long long>::max())
     fail(first_error->line, first_error->what);
-  if (ch.entry_lines < declared)
-    fail(ch.last_line + 1, "file ends after " + std::to_string(ch.entry_lines) + " of the " +
-                               std::to_string(declared) + " declared entries");
+  if (ch.entry_lines < declared) {
+    // The line where the file ends: the empty one after a final newline.
+    const long long end_line =
+        text.empty() || text.back() == '\n' ? ch.last_line + 1 : ch.last_line;
+    fail(end_line, "file ends after " + std::to_string(ch.entry_lines) + " of the " +
+                       std::to_string(declared) + " declared entries");
+  }
 
   // Compact (dropped entries, array zeros) and expand symmetric storage: each
   // chunk writes its kept entries, mirrored ones right after, from its offset.
   std::vector<long long> out_begin(chunks + 1, 0);
+  long long upper = 0, lower = 0;
   for (int c = 0; c < chunks; ++c) {
-    out_begin[c + 1] = out_begin[c] + kept[c];
-    out.dropped_entries += dropped[c];
+    out_begin[c + 1] = out_begin[c] + tally[c].kept;
+    out.dropped_entries += tally[c].dropped;
+    upper += tally[c].upper;
+    lower += tally[c].lower;
   }
+  if (h.format == MatrixMarketFormat::Coordinate && upper > 0 && lower > 0)
+    check_one_triangle(path, text, ch, h, stored);
   const long long total = out_begin[chunks];
   if (static_cast<unsigned long long>(total) >
       static_cast<unsigned long long>(std::numeric_limits<Offset>::max()))
     fail(0, "expanding the " + std::string(to_string(sym)) + " storage gives " +
                 std::to_string(total) + " entries, which do not fit the offset type " +
-                Impl::type_name<Offset>() + " (max " +
+                type_name<Offset>() + " (max " +
                 std::to_string(std::numeric_limits<Offset>::max()) + ")");
   out.coo = CooMatrix<Scalar, Ordinal, Offset, HostDevice>(
       path, static_cast<Ordinal>(h.rows), static_cast<Ordinal>(h.cols), static_cast<Offset>(total));
@@ -474,11 +609,11 @@ MatrixMarketContents<Scalar, Ordinal, Offset> read_matrix_market(
   auto ci = out.coo.col_idx();
   auto va = out.coo.values();
   const double mirror_sign = sym == MatrixMarketSymmetry::SkewSymmetric ? -1.0 : 1.0;
-  Kokkos::parallel_for("spk::mm_fill", Kokkos::RangePolicy<Host>(0, chunks), [&](const int c) {
+  for_each_chunk("spk::mm_fill", chunks, tuning, [&](const int c) {
     long long o = out_begin[c];
     const long long last = std::min(ch.first_entry[c + 1], declared);
     for (long long k = ch.first_entry[c]; k < last; ++k) {
-      const Impl::MMEntry& en = stored[k];
+      const MMEntry& en = stored[k];
       if (en.skip) continue;
       ri(o) = static_cast<Ordinal>(en.row);
       ci(o) = static_cast<Ordinal>(en.col);
@@ -492,26 +627,80 @@ MatrixMarketContents<Scalar, Ordinal, Offset> read_matrix_market(
       }
     }
   });
-  Kokkos::fence();
   return out;
+}
+
+/// Host CSR of read contents, after the row-map size check (`path` names
+/// the file in errors).
+template <class Scalar, class Ordinal, class Offset>
+CsrMatrix<Scalar, Ordinal, Offset, HostDevice> csr_from_contents(
+    const std::string& path, const MatrixMarketContents<Scalar, Ordinal, Offset>& contents,
+    const MatrixMarketReadOptions& options) {
+  check_declared_allocation(
+      path, contents.header, "the CSR row map", static_cast<long double>(contents.header.rows) + 1,
+      static_cast<long long>(contents.coo.nnz()), options.required_rows + 1, options);
+  return coo_to_csr(Kokkos::DefaultHostExecutionSpace(), contents.coo);
+}
+
+/// read_dense on text already in memory.
+template <class Scalar>
+Kokkos::View<Scalar**, Kokkos::LayoutLeft, HostDevice> dense_from_text(
+    const std::string& path, const std::string& text, const MatrixMarketReadOptions& options,
+    const ReaderTuning& tuning = {}) {
+  const auto contents =
+      parse_matrix_market<Scalar, long long, long long>(path, text, options, tuning);
+  const MatrixMarketHeader& h = contents.header;
+  const auto& coo = contents.coo;
+  const long double cells = static_cast<long double>(h.rows) * static_cast<long double>(h.cols);
+  check_declared_allocation(path, h, "the dense matrix", cells,
+                            std::max(h.entries, static_cast<long long>(coo.nnz())),
+                            options.required_rows, options);
+  if (cells * sizeof(Scalar) > static_cast<long double>(std::numeric_limits<std::ptrdiff_t>::max()))
+    throw MatrixMarketError(path, h.size_line,
+                            "a dense " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
+                                " matrix does not fit in memory");
+  Kokkos::View<Scalar**, Kokkos::LayoutLeft, HostDevice> dense(path, static_cast<size_t>(h.rows),
+                                                               static_cast<size_t>(h.cols));
+  for (long long k = 0; k < coo.nnz(); ++k)
+    dense(coo.row_idx()(k), coo.col_idx()(k)) += coo.values()(k);
+  return dense;
+}
+
+}  // namespace Impl
+
+inline MatrixMarketHeader read_matrix_market_header(const std::string& path) {
+  // Headers are short: parse the first 64 KiB of the (decompressed) text,
+  // and all of it only when the size line is not complete there.
+  constexpr size_t prefix = size_t(1) << 16;
+  std::string text = Impl::read_file(path, prefix);
+  if (text.size() == prefix) {
+    try {
+      const Impl::ParsedHeader ph = Impl::parse_header(path, text);
+      if (ph.data_begin < text.size()) return ph.header;
+    } catch (const MatrixMarketError&) {
+    }
+    text = Impl::read_file(path);
+  }
+  return Impl::parse_header(path, text).header;
+}
+
+template <class Scalar, class Ordinal, class Offset>
+MatrixMarketContents<Scalar, Ordinal, Offset> read_matrix_market(
+    const std::string& path, const MatrixMarketReadOptions& options) {
+  return Impl::parse_matrix_market<Scalar, Ordinal, Offset>(path, Impl::read_file(path), options);
 }
 
 template <class Scalar, class Ordinal, class Offset>
 CsrMatrix<Scalar, Ordinal, Offset, HostDevice> read_csr(const std::string& path,
                                                         const MatrixMarketReadOptions& options) {
-  const auto contents = read_matrix_market<Scalar, Ordinal, Offset>(path, options);
-  return coo_to_csr(Kokkos::DefaultHostExecutionSpace(), contents.coo);
+  return Impl::csr_from_contents(path, read_matrix_market<Scalar, Ordinal, Offset>(path, options),
+                                 options);
 }
 
 template <class Scalar>
-Kokkos::View<Scalar**, Kokkos::LayoutLeft, HostDevice> read_dense(const std::string& path) {
-  const auto contents = read_matrix_market<Scalar, long long, long long>(path);
-  Kokkos::View<Scalar**, Kokkos::LayoutLeft, HostDevice> dense(
-      path, static_cast<size_t>(contents.header.rows), static_cast<size_t>(contents.header.cols));
-  const auto& coo = contents.coo;
-  for (long long k = 0; k < coo.nnz(); ++k)
-    dense(coo.row_idx()(k), coo.col_idx()(k)) += coo.values()(k);
-  return dense;
+Kokkos::View<Scalar**, Kokkos::LayoutLeft, HostDevice> read_dense(
+    const std::string& path, const MatrixMarketReadOptions& options) {
+  return Impl::dense_from_text<Scalar>(path, Impl::read_file(path), options);
 }
 
 namespace Impl {
