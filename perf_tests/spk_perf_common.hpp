@@ -479,9 +479,12 @@ class Report {
  public:
   explicit Report(Options o) : opt_(std::move(o)) {}
 
+  /// Prints the row and rewrites the JSON with it, so that a run stopped
+  /// part-way (a time limit, a crash in a later matrix) keeps what it measured.
   void add(Record r) {
     print_row(r);
     records_.push_back(std::move(r));
+    write_json();
   }
 
   /// A row for a matrix or implementation that did not run: status

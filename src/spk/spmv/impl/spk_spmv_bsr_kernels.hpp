@@ -2,6 +2,7 @@
 #pragma once
 
 #include <impl/spk_spmv_kernels.hpp>
+#include <spk_spmv_tuning.hpp>
 #include <spk_bsr_matrix.hpp>
 
 namespace spk::Impl {
@@ -90,7 +91,7 @@ void spmv_bsr_normal(const ExecSpace& space, const D& d, double mean_blocks_per_
   } else {
     using Policy = Kokkos::TeamPolicy<ExecSpace>;
     const int vl = std::min(static_cast<int>(Policy::vector_length_max()),
-                            pow2_ceil(mean_blocks_per_row * d.b, 32));
+                            pow2_at_least(mean_blocks_per_row * d.b, 1, 32));
     const int ts = std::max(1, 256 / vl);
     const long long league = (d.num_block_rows + ts - 1) / ts;
     Kokkos::parallel_for("spk::spmv.bsr", Policy(space, league, ts, vl),
