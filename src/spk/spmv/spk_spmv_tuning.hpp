@@ -157,7 +157,8 @@ inline bool spmv_is_skewed(const SpmvTuning& t, const SpmvRowStats& s) {
 /// Lanes per row for `vector` on a GPU: a full group for skewed rows, else
 /// about entries_per_lane entries of a mean row per lane.
 inline int spmv_lanes(const SpmvTuning& t, const SpmvRowStats& s, bool have_stats) {
-  if (have_stats && spmv_is_skewed(t, s)) return t.max_lanes;
+  // A zero max_lanes (an all-zero or host policy) still gives one lane.
+  if (have_stats && spmv_is_skewed(t, s)) return std::max(1, t.max_lanes);
   return pow2_at_least(s.mean / std::max(t.entries_per_lane, 1e-9), t.min_lanes, t.max_lanes);
 }
 
