@@ -31,7 +31,7 @@ inline const std::vector<Command>& commands() {
        "general (.mtx or .mtx.gz by OUT's suffix)",
        run_convert},
       {"spmv",
-       "spmv A [-x X] -o Y [--space S] [--algorithm automatic|scalar|vector|merge_path] "
+       "spmv A [-x X] -o Y [--space S] [--algorithm automatic|scalar|vector|merge_path|stream] "
        "[--transpose] [--repeat N]\n"
        "                                y = A·x (x: Matrix Market, default all ones; "
        "Y: Matrix Market array)",

@@ -7,7 +7,10 @@
 // Row-length classes and what each gets by default:
 //   short, regular rows (mean ≤ scalar_max_mean, cv ≤ scalar_max_cv): a thread
 //     per row (GPU), whose neighbours' loads share cache lines;
-//   medium rows: `vector` with a group of lanes per row sized so that each
+//   medium rows (and short irregular ones) up to stream_max_mean: `stream`,
+//     blocks of whole rows whose entries a team loads with fully coalesced
+//     loads into scratch, then sums row by row;
+//   longer rows: `vector` with a group of lanes per row sized so that each
 //     lane takes about entries_per_lane entries (one step of the kernel's
 //     four independent loads), several rows per warp;
 //   skewed rows (a row far longer than the mean): a full warp per row while
@@ -38,6 +41,12 @@ inline SpmvTuning spmv_tuning_host() {
   // Measured: merge_path with 8 segments per thread was 1.10× Kokkos Kernels
   // on a quiet 16-core Xeon (9 matrices); other counts were not compared.
   t.host_merge_segments_per_thread = 8;
+  // `stream` runs on host spaces only when asked for (tests, comparisons):
+  // a team of one thread per block of about 1024 nonzeros.
+  t.stream_team_threads = 1;
+  t.stream_block_nnz = 1024;
+  t.stream_entries_per_lane = 4;
+  t.stream_max_lanes = 1;
   // The GPU fields stay zero: host spaces run `vector` as row blocks (a
   // thread per block, the row loop's partial sums as its lanes) and choose
   // between row blocks and merge_path from the blocks themselves.
@@ -82,6 +91,17 @@ inline SpmvTuning spmv_tuning_cuda_sm90() {
   t.merge_path_team_size = 128;
   t.merge_path_items_per_thread = 4;
   t.merge_path_tile_max = 2048;
+  // To be measured on an H100 (perf_spmv --sweep 1, the sweep-stream rows):
+  // the lane kernel's warps load 32 / lanes separate row segments at once,
+  // so medium rows stayed at 55-75 % of the copy; `stream` loads each
+  // block's entries contiguously.  Blocks of about 1024 nonzeros (16 KiB of
+  // scratch for doubles at twice that) keep a few teams of 128 threads per
+  // SM; rows up to 64 entries on average stay within a block comfortably.
+  t.stream_max_mean = 64;
+  t.stream_team_threads = 128;
+  t.stream_block_nnz = 1024;
+  t.stream_entries_per_lane = 4;
+  t.stream_max_lanes = 8;
   t.host_block_imbalance_max = 0;
   t.host_merge_segments_per_thread = 0;
   return t;
@@ -162,6 +182,13 @@ inline int spmv_lanes(const SpmvTuning& t, const SpmvRowStats& s, bool have_stat
   return pow2_at_least(s.mean / std::max(t.entries_per_lane, 1e-9), t.min_lanes, t.max_lanes);
 }
 
+/// Lanes per row of `stream`'s scratch reduction: about
+/// stream_entries_per_lane entries of a mean row each.
+inline int spmv_stream_lanes(const SpmvTuning& t, const SpmvRowStats& s) {
+  return pow2_at_least(s.mean / std::max(t.stream_entries_per_lane, 1e-9), 1,
+                       std::max(1, t.stream_max_lanes));
+}
+
 /// The GPU algorithm for the row-length class of s (have_stats: max and
 /// stddev known, not only the mean).
 inline SpmvAlgorithm spmv_gpu_class(const SpmvTuning& t, const SpmvRowStats& s, bool have_stats) {
@@ -169,7 +196,10 @@ inline SpmvAlgorithm spmv_gpu_class(const SpmvTuning& t, const SpmvRowStats& s, 
     return s.max_length <= t.wide_row_max_longest ? SpmvAlgorithm::vector
                                                   : SpmvAlgorithm::merge_path;
   const bool regular = !have_stats || s.cv() <= t.scalar_max_cv;
-  return s.mean <= t.scalar_max_mean && regular ? SpmvAlgorithm::scalar : SpmvAlgorithm::vector;
+  if (s.mean <= t.scalar_max_mean && regular) return SpmvAlgorithm::scalar;
+  // stream needs its row blocks, which only a plan (have_stats) has cut.
+  if (have_stats && s.mean <= t.stream_max_mean) return SpmvAlgorithm::stream;
+  return SpmvAlgorithm::vector;
 }
 
 /// Whether contiguous row blocks of about (rows + nnz) / blocks items each are
@@ -207,6 +237,16 @@ SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const Spm
     }
   }
   const long long items = s.num_rows + s.nnz;
+  if (L.algorithm == SpmvAlgorithm::stream) {
+    // A team of lane groups per block of whole rows, the same shape on every
+    // space; the row blocks themselves are cut by SpmvPlan (num_segments).
+    L.vector_length = opt.vector_length > 0 ? opt.vector_length : spmv_stream_lanes(t, s);
+    L.team_size = opt.team_size > 0
+                      ? opt.team_size
+                      : std::max(1, std::max(1, t.stream_team_threads) / L.vector_length);
+    L.stream_block_nnz = std::max(1, t.stream_block_nnz);
+    return L;
+  }
   if constexpr (host) {
     // Lanes are the row loop's partial sums on the CPU; a thread is a block.
     L.vector_length = 1;
