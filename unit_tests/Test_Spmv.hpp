@@ -601,17 +601,19 @@ TEST(TEST_CATEGORY, spmv_automatic_classes) {
   };
   const std::vector<Case> cases = {
       {"7-point stencil", spk::poisson3d<double, int, int>(12), A_::scalar, 1},
-      {"27-point stencil", grid_matrix(12, true), A_::stream, 8},
-      {"3-dof elasticity (21 a row)", grid_matrix(9, false, 3), A_::stream, 8},
-      {"13 a row", rows_of(3000, 3000, 13, 13, 0, 51), A_::stream, 4},
-      {"rows of 40-64", rows_of(2000, 3000, 40, 64, 0, 52), A_::stream, 8},
-      {"rows of 60-100", rows_of(2000, 3000, 60, 100, 0, 58), A_::vector, 32},
+      // The 12³ grid's boundary rows (cv 0.23) make it a varying-length case.
+      {"27-point stencil", grid_matrix(12, true), A_::stream, 2},
+      {"3-dof elasticity (21 a row)", grid_matrix(9, false, 3), A_::vector, 4},
+      {"13 a row", rows_of(3000, 3000, 13, 13, 0, 51), A_::vector, 2},
+      {"rows of 48-56", rows_of(2000, 3000, 48, 56, 0, 52), A_::vector, 8},
+      {"rows of 20-64", rows_of(2000, 3000, 20, 64, 0, 59), A_::stream, 2},
+      {"rows of 60-100", rows_of(2000, 3000, 60, 100, 0, 58), A_::vector, 16},
       {"rows of 20-40 and one of 3000", rows_of(2000, 5000, 20, 40, 9, 53, 1000, 3000),
        A_::merge_path, 1},
       {"rows of 3-10 and one of 300", rows_of(2000, 5000, 3, 10, 0, 54, 1000, 300), A_::vector, 32},
       {"short irregular rows (1 or 50)",
        rows_with(2000, 3000, 55, [](int i, spk::Impl::SplitMix64&) { return i % 10 ? 1 : 50; }),
-       A_::stream, 2}};
+       A_::stream, 1}};
   const spk::SpmvTuning sm90 = spk::spmv_tuning_cuda_sm90();
   Exec space;
   for (const auto& c : cases) {

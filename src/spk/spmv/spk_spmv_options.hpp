@@ -70,9 +70,11 @@ struct SpmvTuning {
   int merge_path_team_size = 0;
   int merge_path_items_per_thread = 0;
   int merge_path_tile_max = 0;  ///< items per tile (team scratch: 12 bytes each)
-  // stream (GPU).  Rows that are not skewed and whose mean is above
-  // scalar_max_mean (or irregular) and at most stream_max_mean run `stream`.
-  double stream_max_mean = 0;          ///< automatic: stream up to this mean row length
+  // stream (GPU).  Rows that are not skewed, not scalar's, whose mean is at
+  // most stream_max_mean and whose lengths vary (cv above stream_min_cv) run
+  // `stream`.
+  double stream_max_mean = 0;          ///< automatic: stream up to this mean row length ...
+  double stream_min_cv = 0;            ///< ... for rows whose stddev / mean exceeds this
   int stream_team_threads = 0;         ///< stream: threads per team (lanes × row groups)
   int stream_block_nnz = 0;            ///< stream: rows are cut into blocks of about this many
                                        ///< nonzeros (at most twice; scratch holds twice this)
@@ -89,7 +91,7 @@ struct SpmvTuning {
                     skew_min_longest, skew_ratio, wide_row_max_longest, vector_team_threads,
                     nnz_per_team, min_teams, max_rows_per_group, merge_path_team_size,
                     merge_path_items_per_thread, merge_path_tile_max, stream_max_mean,
-                    stream_team_threads, stream_block_nnz, stream_entries_per_lane,
+                    stream_min_cv, stream_team_threads, stream_block_nnz, stream_entries_per_lane,
                     stream_max_lanes, host_block_imbalance_max, host_merge_segments_per_thread);
   }
   bool operator==(const SpmvTuning& o) const { return fields() == o.fields(); }

@@ -7,11 +7,12 @@
 // Row-length classes and what each gets by default:
 //   short, regular rows (mean ≤ scalar_max_mean, cv ≤ scalar_max_cv): a thread
 //     per row (GPU), whose neighbours' loads share cache lines;
-//   medium rows (and short irregular ones) up to stream_max_mean: `stream`,
-//     blocks of whole rows whose entries a team loads with fully coalesced
-//     loads into scratch, then sums row by row;
-//   longer rows: `vector` with a group of lanes per row sized so that each
-//     lane takes about entries_per_lane entries (one step of the kernel's
+//   rows whose lengths vary (cv > stream_min_cv: medium rows, or short
+//     irregular ones) up to stream_max_mean: `stream`, blocks of whole rows
+//     whose entries a team loads with fully coalesced loads into scratch,
+//     then sums row by row;
+//   other rows: `vector` with a group of lanes per row sized so that each
+//     lane takes about entries_per_lane entries (two steps of the kernel's
 //     four independent loads), several rows per warp;
 //   skewed rows (a row far longer than the mean): a full warp per row while
 //     the longest row is short enough, else merge_path's equal shares;
@@ -63,12 +64,13 @@ inline SpmvTuning spmv_tuning_cuda_sm90() {
   // Reasoning, to be measured on an H100: rows of a thread-per-row warp that
   // vary by more than their mean leave most of the warp idle.
   t.scalar_max_cv = 1.0;
-  // Reasoning, to be measured on an H100: a 27-point stencil under a warp
-  // per row (CUSP's lanes = mean) ran at 43 % of the copy, bound by one
-  // dependent load chain per warp; with about four entries a lane, one step
-  // of the kernel's four independent loads covers a row and a warp has 32 /
-  // lanes rows in flight (27 entries: 8 lanes, 4 rows a warp; 13: 4 lanes).
-  t.entries_per_lane = 4;
+  // Measured (perf_spmv --sweep 1 on an H100 and on an H200): the 27-point
+  // stencil, 3-dof elasticity and banded 13-a-row matrices ran fastest with
+  // 2 or 4 lanes a row and 64-128 lane groups a team, 10-20 % faster than
+  // with 8 lanes (27 and 21 entries: 4 lanes; 13: 2).  About eight entries
+  // a lane: two steps of the kernel's four independent loads cover a row,
+  // and a warp has 32 / lanes rows in flight.
+  t.entries_per_lane = 8;
   t.min_lanes = 2;
   t.max_lanes = 32;
   // Measured on an H100 (sweep 3): small power-law matrices whose longest
@@ -91,17 +93,20 @@ inline SpmvTuning spmv_tuning_cuda_sm90() {
   t.merge_path_team_size = 128;
   t.merge_path_items_per_thread = 4;
   t.merge_path_tile_max = 2048;
-  // To be measured on an H100 (perf_spmv --sweep 1, the sweep-stream rows):
-  // the lane kernel's warps load 32 / lanes separate row segments at once,
-  // so medium rows stayed at 55-75 % of the copy; `stream` loads each
-  // block's entries contiguously.  Blocks of about 1024 nonzeros (16 KiB of
-  // scratch for doubles at twice that) keep a few teams of 128 threads per
-  // SM; rows up to 64 entries on average stay within a block comfortably.
+  // Measured on an H200 (perf_spmv --sweep 1, the sweep-stream rows; to be
+  // repeated on an H100): `stream` ran best with about four nonzeros a
+  // thread (blocks of 512 under 128 threads, 1024 under 256; 8+ a thread
+  // was up to 1.6× slower) and one or two lanes a row.  It beat the lane
+  // kernel where row lengths vary and columns scatter (random, 16 a row,
+  // cv 0.25: 0.267 ms against 0.298 ms; cuSPARSE CSR ALG1 0.266 ms) and lost
+  // by 5-7 % on regular stencil and banded rows (cv < 0.1), which keep
+  // `vector`.  Skewed (power-law) rows keep their own paths.
   t.stream_max_mean = 64;
+  t.stream_min_cv = 0.15;
   t.stream_team_threads = 128;
-  t.stream_block_nnz = 1024;
-  t.stream_entries_per_lane = 4;
-  t.stream_max_lanes = 8;
+  t.stream_block_nnz = 512;
+  t.stream_entries_per_lane = 8;
+  t.stream_max_lanes = 2;
   t.host_block_imbalance_max = 0;
   t.host_merge_segments_per_thread = 0;
   return t;
@@ -198,7 +203,8 @@ inline SpmvAlgorithm spmv_gpu_class(const SpmvTuning& t, const SpmvRowStats& s, 
   const bool regular = !have_stats || s.cv() <= t.scalar_max_cv;
   if (s.mean <= t.scalar_max_mean && regular) return SpmvAlgorithm::scalar;
   // stream needs its row blocks, which only a plan (have_stats) has cut.
-  if (have_stats && s.mean <= t.stream_max_mean) return SpmvAlgorithm::stream;
+  if (have_stats && s.mean <= t.stream_max_mean && s.cv() > t.stream_min_cv)
+    return SpmvAlgorithm::stream;
   return SpmvAlgorithm::vector;
 }
 
