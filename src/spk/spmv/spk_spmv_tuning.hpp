@@ -96,11 +96,14 @@ inline SpmvTuning spmv_tuning_cuda_sm90() {
   // Measured on an H200 (perf_spmv --sweep 1, the sweep-stream rows; to be
   // repeated on an H100): `stream` ran best with about four nonzeros a
   // thread (blocks of 512 under 128 threads, 1024 under 256; 8+ a thread
-  // was up to 1.6× slower) and one or two lanes a row.  It beat the lane
-  // kernel where row lengths vary and columns scatter (random, 16 a row,
-  // cv 0.25: 0.267 ms against 0.298 ms; cuSPARSE CSR ALG1 0.266 ms) and lost
-  // by 5-7 % on regular stencil and banded rows (cv < 0.1), which keep
-  // `vector`.  Skewed (power-law) rows keep their own paths.
+  // was up to 1.6× slower) and one or two lanes a row.  On random columns
+  // (random:2000000:2000000:16) it ran 0.270 ms against the lane kernel's
+  // 0.368 ms (cuSPARSE CSR ALG1 0.269 ms), but it lost by 3-10 % on the
+  // regular stencil and banded rows, and row lengths alone do not tell
+  // those apart from uniform random rows: automatic takes it for rows whose
+  // lengths vary (cv above 0.15, reasoning: the lane kernel's groups idle
+  // there), the regular ones keep `vector`.  Skewed (power-law) rows keep
+  // their own paths.
   t.stream_max_mean = 64;
   t.stream_min_cv = 0.15;
   t.stream_team_threads = 128;
