@@ -203,8 +203,9 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
     auto sync = [&] { space.fence(); };
     auto poison = [&] { Kokkos::deep_copy(y, std::numeric_limits<S>::quiet_NaN()); };
 
-    for (auto alg : {spk::SpmvAlgorithm::Scalar, spk::SpmvAlgorithm::Vector,
-                     spk::SpmvAlgorithm::MergePath, spk::SpmvAlgorithm::Auto}) {
+    for (auto alg :
+         {spk::SpmvAlgorithm::Scalar, spk::SpmvAlgorithm::Vector, spk::SpmvAlgorithm::MergePath,
+          spk::SpmvAlgorithm::Stream, spk::SpmvAlgorithm::Auto}) {
       spk::SpmvOptions o;
       o.algorithm = alg;
       spk::SpmvPlan plan(space, A, o);
@@ -232,6 +233,19 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
         o.merge_path_items = items;
         shapes.push_back(o);
       }
+      // stream: block size × team threads × lanes of the scratch reduction.
+      for (int block : host ? std::vector<int>{1024} : std::vector<int>{256, 512, 1024, 2048})
+        for (int threads : host ? std::vector<int>{1} : std::vector<int>{128, 256, 512})
+          for (int vl : host ? std::vector<int>{1} : std::vector<int>{1, 2, 4, 8}) {
+            spk::SpmvOptions o;
+            o.algorithm = spk::SpmvAlgorithm::Stream;
+            o.vector_length = vl;
+            o.team_size = std::max(1, threads / vl);
+            spk::SpmvTuning t = spk::spmv_tuning(space);
+            t.stream_block_nnz = block;
+            o.tuning = t;
+            shapes.push_back(o);
+          }
       for (const auto& o : shapes) {
         spk::SpmvPlan plan(space, A, o);
         poison();
@@ -240,9 +254,12 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
         std::ostringstream label;
         if (o.algorithm == spk::SpmvAlgorithm::Vector)
           label << "sweep-vector-vl" << o.vector_length << "-ts" << o.team_size;
+        else if (o.algorithm == spk::SpmvAlgorithm::Stream)
+          label << "sweep-stream-b" << o.tuning->stream_block_nnz << "-vl" << o.vector_length
+                << "-ts" << o.team_size;
         else
           label << "sweep-merge_path-i" << o.merge_path_items;
-        add(label.str(), ms, space_name, true);
+        add(label.str(), ms, space_name, true, plan.describe());
       }
     }
     {  // auto without a plan: the mean-only choice.

@@ -79,7 +79,7 @@ inline SpmvArgs parse_spmv_args(const std::vector<std::string>& args) {
         s.options.algorithm = spmv_algorithm_from_string(name);
       } catch (const Error&) {
         throw UsageError("--algorithm: unknown algorithm '" + name +
-                         "' (expected auto, scalar, vector, merge_path or dynamic)");
+                         "' (expected auto, scalar, vector, merge_path, stream or dynamic)");
       }
     } else if (a == "--format")
       s.format = parse_format_spec(c.value());  // spk::Error (exit 1) names a bad format

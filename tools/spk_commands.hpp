@@ -34,7 +34,7 @@ inline const std::vector<Command>& commands() {
        run_convert},
       {"spmv",
        "spmv A [-x X] -o Y [--space S] [--format csr|ell|hyb|bsr:B|sell:C:SIGMA]\n"
-       "                                [--algorithm auto|scalar|vector|merge_path|dynamic] "
+       "                                [--algorithm auto|scalar|vector|merge_path|stream|dynamic] "
        "[--transpose] [--repeat N]\n"
        "                                y = A·x (x: Matrix Market, default all ones; "
        "Y: Matrix Market array)",

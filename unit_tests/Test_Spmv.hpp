@@ -29,7 +29,8 @@ using HostMulti = Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace>;
 inline const std::vector<spk::SpmvAlgorithm>& algorithms() {
   static const std::vector<spk::SpmvAlgorithm> a = {
       spk::SpmvAlgorithm::Auto, spk::SpmvAlgorithm::Scalar, spk::SpmvAlgorithm::Vector,
-      spk::SpmvAlgorithm::MergePath, spk::SpmvAlgorithm::Dynamic};
+      spk::SpmvAlgorithm::MergePath, spk::SpmvAlgorithm::Stream,
+      spk::SpmvAlgorithm::Dynamic};
   return a;
 }
 
@@ -495,6 +496,96 @@ TEST(TEST_CATEGORY, spmv_vector_kernel) {
                            std::to_string(groups) + ", rows a group " +
                            std::to_string(rows_per_group) + ", nv " + std::to_string(nv));
         }
+}
+
+// stream's row blocks (cut on the device): they cover the rows in order, a
+// row longer than the chunk is a block of its own, and every other block
+// holds fewer than twice the chunk's nonzeros.
+TEST(TEST_CATEGORY, spmv_stream_blocks) {
+  using namespace spmv_test;
+  Exec space;
+  const auto hA = rows_of(3000, 2000, 0, 40, 7, 61, 1500, 900);
+  const auto A = spk::create_mirror_view_and_copy(space, hA);
+  const auto& rm = hA.row_map();
+  for (long long h : {1, 16, 64, 1024, 100000}) {
+    const auto blocks = spk::Impl::spmv_stream_blocks<int>(space, A.row_map(), A.num_rows(), h);
+    const auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), blocks);
+    const std::string what = "chunk " + std::to_string(h);
+    ASSERT_GE(hb.extent(0), 2u) << what;
+    EXPECT_EQ(hb(0), 0) << what;
+    EXPECT_EQ(hb(hb.extent(0) - 1), hA.num_rows()) << what;
+    int bad = 0;
+    for (size_t b = 0; b + 1 < hb.extent(0); ++b) {
+      const int i0 = hb(b), i1 = hb(b + 1);
+      const long long n = rm(i1) - rm(i0);
+      const bool ordered = i1 > i0;
+      const bool fits = n < 2 * h || (i1 == i0 + 1 && n > h);
+      bool long_alone = true;
+      for (int i = i0; i < i1; ++i) long_alone &= rm(i + 1) - rm(i) <= h || i1 == i0 + 1;
+      if (!(ordered && fits && long_alone) && ++bad <= 5)
+        ADD_FAILURE() << what << ": block " << b << " rows [" << i0 << ", " << i1 << ") holds " << n
+                      << " nonzeros";
+    }
+    EXPECT_EQ(bad, 0) << what;
+    if (h == 100000) EXPECT_EQ(hb.extent(0), 2u) << what;  // one block holds everything
+  }
+  // No rows: one start, no block.
+  const auto none = spk::create_mirror_view_and_copy(space, HostCsr("none", 0, 5, 0));
+  EXPECT_EQ(spk::Impl::spmv_stream_blocks<int>(space, none.row_map(), 0, 64).extent(0), 1u);
+}
+
+// The stream kernel forced through the public API: rows of 1-40 entries with
+// empty rows, a row longer than a block (the team's global-memory
+// reduction), square and rectangular shapes, block sizes that give many
+// small blocks or one, each lane count and small or odd teams, with and
+// without a plan, both modes, rank-1 and rank-2, α/β variants, y poisoned
+// when β = 0.
+TEST(TEST_CATEGORY, spmv_stream) {
+  using namespace spmv_test;
+  struct Case {
+    std::string name;
+    HostCsr A;
+  };
+  const std::vector<Case> cases = {
+      {"rows of 1-40, every 7th empty", rows_of(1200, 1200, 1, 40, 7, 71)},
+      {"rows of 1-40 and one of 700", rows_of(1000, 1500, 1, 40, 5, 72, 400, 700)},
+      {"900 x 300, rows of 0-25", rows_of(900, 300, 0, 25, 0, 73)},
+      {"200 x 2500, rows of 10-40 and one of 2000", rows_of(200, 2500, 10, 40, 9, 74, 0, 2000)},
+      {"27-point stencil", grid_matrix(6, true)}};
+  std::uint64_t seed = 800;
+  for (const auto& c : cases)
+    for (int block_nnz : {16, 64, 1024, 1 << 16})  // the largest: lowered to fit scratch
+      for (int lanes : {1, 2, 4, 8}) {
+        spk::SpmvOptions opt;
+        opt.algorithm = spk::SpmvAlgorithm::Stream;
+        opt.vector_length = lanes;
+        opt.team_size = lanes == 2 ? 3 : lanes == 4 ? 1 : 0;  // odd and one-group teams too
+        spk::SpmvTuning t = spk::spmv_tuning(Exec());
+        t.stream_block_nnz = block_nnz;
+        opt.tuning = t;
+        const std::string what =
+            c.name + ", block " + std::to_string(block_nnz) + ", lanes " + std::to_string(lanes);
+        check_with(c.A, Format::csr_plan, opt, 0, 1.0, 0.0, ++seed, what);
+        check_with(c.A, Format::csr_plan, opt, 3, -0.5, 1.5, ++seed, what);
+        if (lanes == 2) {
+          check_with(c.A, Format::csr, opt, 0, 2.0, -1.0, ++seed, what + ", no plan");
+          check_with(c.A, Format::csr, opt, 2, 1.0, 0.0, ++seed, what + ", no plan");
+          spk::SpmvOptions tr = opt;
+          tr.mode = spk::Mode::Transpose;
+          check_with(c.A, Format::csr_plan, tr, 0, 1.0, 0.5, ++seed, what);
+        }
+      }
+  // The plan reports the launch.
+  Exec space;
+  auto dA = spk::create_mirror_view_and_copy(space, cases[0].A);
+  spk::SpmvOptions opt;
+  opt.algorithm = spk::SpmvAlgorithm::Stream;
+  spk::SpmvPlan plan(space, dA, opt);
+  EXPECT_EQ(plan.algorithm(), spk::SpmvAlgorithm::Stream);
+  EXPECT_GT(plan.launch().num_segments, 0);
+  EXPECT_EQ(static_cast<long long>(plan.segment_rows().extent(0)), plan.launch().num_segments + 1);
+  EXPECT_NE(plan.describe().find("stream lanes="), std::string::npos) << plan.describe();
+  EXPECT_NE(plan.describe().find("blocks="), std::string::npos) << plan.describe();
 }
 
 // automatic's choice on the row-length classes.  The GPU rule is checked with

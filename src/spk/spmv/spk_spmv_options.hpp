@@ -13,10 +13,11 @@ namespace spk {
 
 /// How spmv spreads the work of a CSR product.
 enum class SpmvAlgorithm {
-  Auto,      ///< chosen from row-length statistics (spk_spmv_tuning.hpp)
-  Scalar,    ///< one thread per row (host: one block of whole rows per thread)
-  Vector,    ///< a group of lanes per row, several rows per warp (CSR-vector)
+  Auto,       ///< chosen from row-length statistics (spk_spmv_tuning.hpp)
+  Scalar,     ///< one thread per row (host: one block of whole rows per thread)
+  Vector,     ///< a group of lanes per row, several rows per warp (CSR-vector)
   MergePath,  ///< equal shares of rows + nonzeros per thread (Merrill & Garland)
+  Stream,     ///< blocks of whole rows staged in team scratch (CSR-Stream, Greathouse & Daga)
   Dynamic     ///< chunks of rows handed out through an atomic counter (LightSpMV)
 };
 
@@ -33,22 +34,24 @@ inline const char* to_string(SpmvAlgorithm a) {
       return "vector";
     case SpmvAlgorithm::MergePath:
       return "merge_path";
+    case SpmvAlgorithm::Stream:
+      return "stream";
     case SpmvAlgorithm::Dynamic:
       return "dynamic";
   }
   return "?";
 }
 
-/// Parses "auto", "scalar", "vector", "merge_path" or "dynamic" (command lines; the
-/// names are the enumerators' in snake case).  "automatic", the older name
-/// of SpmvAlgorithm::Auto, is still accepted.
+/// Parses "auto", "scalar", "vector", "merge_path", "stream" or "dynamic"
+/// (command lines; the names are the enumerators' in snake case).
+/// "automatic", the older name of SpmvAlgorithm::Auto, is still accepted.
 inline SpmvAlgorithm spmv_algorithm_from_string(const std::string& s) {
   for (auto a : {SpmvAlgorithm::Auto, SpmvAlgorithm::Scalar, SpmvAlgorithm::Vector,
-                 SpmvAlgorithm::MergePath, SpmvAlgorithm::Dynamic})
+                 SpmvAlgorithm::MergePath, SpmvAlgorithm::Stream, SpmvAlgorithm::Dynamic})
     if (s == to_string(a)) return a;
   if (s == "automatic") return SpmvAlgorithm::Auto;
   throw Error("spmv: unknown algorithm '" + s +
-              "' (expected auto, scalar, vector, merge_path or dynamic)");
+              "' (expected auto, scalar, vector, merge_path, stream or dynamic)");
 }
 
 /// The knobs of the automatic choice and of the launch shapes.  Each backend
@@ -73,6 +76,17 @@ struct SpmvTuning {
   int merge_path_team_size = 0;
   int merge_path_items_per_thread = 0;
   int merge_path_tile_max = 0;  ///< items per tile (team scratch: 12 bytes each)
+  // stream (GPU).  Rows that are not skewed, not scalar's, whose mean is at
+  // most stream_max_mean and whose lengths vary (cv above stream_min_cv) run
+  // `stream`.
+  double stream_max_mean = 0;          ///< automatic: stream up to this mean row length ...
+  double stream_min_cv = 0;            ///< ... for rows whose stddev / mean exceeds this
+  int stream_team_threads = 0;         ///< stream: threads per team (lanes × row groups)
+  int stream_block_nnz = 0;            ///< stream: rows are cut into blocks of about this many
+                                       ///< nonzeros (at most twice; scratch holds twice this)
+  double stream_entries_per_lane = 0;  ///< stream: lanes per row in the scratch reduction =
+                                       ///< smallest power of two ≥ mean / this ...
+  int stream_max_lanes = 0;            ///< ... at most this
   // Host spaces.
   double host_block_imbalance_max = 0;  ///< row blocks unless one holds more than this
                                         ///< × its share of rows + nonzeros
@@ -82,8 +96,9 @@ struct SpmvTuning {
     return std::tie(scalar_max_mean, scalar_max_cv, entries_per_lane, min_lanes, max_lanes,
                     skew_min_longest, skew_ratio, wide_row_max_longest, vector_team_threads,
                     nnz_per_team, min_teams, max_rows_per_group, merge_path_team_size,
-                    merge_path_items_per_thread, merge_path_tile_max, host_block_imbalance_max,
-                    host_merge_segments_per_thread);
+                    merge_path_items_per_thread, merge_path_tile_max, stream_max_mean,
+                    stream_min_cv, stream_team_threads, stream_block_nnz, stream_entries_per_lane,
+                    stream_max_lanes, host_block_imbalance_max, host_merge_segments_per_thread);
   }
   bool operator==(const SpmvTuning& o) const { return fields() == o.fields(); }
   bool operator!=(const SpmvTuning& o) const { return !(*this == o); }
@@ -93,8 +108,9 @@ struct SpmvTuning {
 struct SpmvOptions {
   SpmvAlgorithm algorithm = SpmvAlgorithm::Auto;
   Mode mode = Mode::Normal;
-  int vector_length = 0;     ///< vector, dynamic: lanes per row (power of two)
-  int team_size = 0;         ///< vector: lane groups per team; merge_path (GPU): threads per team
+  int vector_length = 0;     ///< vector, stream, dynamic: lanes per row (power of two)
+  int team_size = 0;         ///< vector, stream: lane groups per team; merge_path (GPU): threads
+                             ///< per team
   int merge_path_items = 0;  ///< merge_path: rows + nonzeros per thread
   /// Replaces the backend's policy (spmv_tuning(space)) for this call or plan.
   std::optional<SpmvTuning> tuning;
@@ -116,23 +132,26 @@ struct SpmvRowStats {
 /// The concrete choice an spmv call runs with (never automatic).
 struct SpmvLaunch {
   SpmvAlgorithm algorithm = SpmvAlgorithm::Scalar;
-  int vector_length = 1;           ///< vector (GPU): lanes per row
-  int team_size = 1;               ///< vector: lane groups per team; merge_path: threads
+  int vector_length = 1;           ///< vector (GPU), stream: lanes per row
+  int team_size = 1;               ///< vector, stream: lane groups per team; merge_path: threads
   int rows_per_thread = 1;         ///< vector: rows per lane group; dynamic: rows per
                                    ///< counter increment
   long long merge_path_items = 0;  ///< merge_path: items per segment (host: per thread,
                                    ///< GPU: per team tile)
-  long long num_segments = 0;      ///< merge_path segments
+  long long num_segments = 0;      ///< merge_path segments; stream: row blocks (0: not yet cut)
+  long long stream_block_nnz = 0;  ///< stream: nonzeros a block is cut at (scratch: twice)
   long long row_blocks = 0;        ///< scalar and vector on host spaces: contiguous row
                                    ///< blocks, one per thread
 };
 
 /// "scalar", "vector lanes=8 groups=32 rows/group=4", "merge_path items=512",
-/// "scalar row_blocks=2": what perf drivers and tests print.
+/// "stream lanes=4 groups=32 block_nnz=1024 blocks=13200", "scalar row_blocks=2":
+/// what perf drivers and tests print.
 inline std::string to_string(const SpmvLaunch& L) {
   std::ostringstream s;
   s << to_string(L.algorithm);
-  if (L.row_blocks > 0 && L.algorithm != SpmvAlgorithm::MergePath)
+  if (L.row_blocks > 0 &&
+      (L.algorithm == SpmvAlgorithm::Scalar || L.algorithm == SpmvAlgorithm::Vector))
     s << " row_blocks=" << L.row_blocks;
   else if (L.algorithm == SpmvAlgorithm::Vector)
     s << " lanes=" << L.vector_length << " groups=" << L.team_size
@@ -141,6 +160,9 @@ inline std::string to_string(const SpmvLaunch& L) {
     s << " items=" << L.merge_path_items;
   else if (L.algorithm == SpmvAlgorithm::Dynamic)
     s << " lanes=" << L.vector_length << " rows/draw=" << L.rows_per_thread;
+  else if (L.algorithm == SpmvAlgorithm::Stream)
+    s << " lanes=" << L.vector_length << " groups=" << L.team_size
+      << " block_nnz=" << L.stream_block_nnz << " blocks=" << L.num_segments;
   return s.str();
 }
 

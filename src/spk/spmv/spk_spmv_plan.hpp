@@ -36,6 +36,63 @@ double spmv_host_row_blocks(const RowMap& row_map, long long num_rows, long long
   return total > 0 ? worst * double(blocks) / total : 1.0;
 }
 
+/// `stream`'s chunk h for scalar type S on ExecSpace: the asked-for value,
+/// lowered so that a block's scratch (2h products) fits a team's level-0
+/// scratch.
+template <class ExecSpace, class S>
+long long spmv_stream_chunk(long long asked) {
+  const long long room = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
+  const long long fit = room / (2 * static_cast<long long>(sizeof(S))) - 16;
+  return std::max(1LL, std::min(asked, fit));
+}
+
+/// Whether row i starts a `stream` block of chunk h (see spmv_stream_blocks).
+template <class RowMap>
+KOKKOS_INLINE_FUNCTION bool spmv_stream_block_starts(const RowMap& row_map, long long i,
+                                                     long long h) {
+  if (i == 0) return true;
+  const long long a = row_map(i - 1), b = row_map(i), c = row_map(i + 1);
+  return c - b > h || b - a > h || a / h != b / h;
+}
+
+/// `stream`'s row blocks, cut once in O(rows) on `space` (a count, then a
+/// scan): row i starts a block when it is the first row, when it or the row
+/// before it has more than h entries (such a row is a block of its own,
+/// which the kernel sums as a team straight from global memory), or when its
+/// first entry lies in another chunk of h nonzeros than the previous row's.
+/// The rows of a block then start within one chunk and the last has at most
+/// h entries, so a block of short rows holds fewer than 2h nonzeros (the
+/// kernel's scratch).  Returns the block starts (blocks + 1, the last =
+/// num_rows).
+template <class Ordinal, class ExecSpace, class RowMap>
+Kokkos::View<Ordinal*, typename RowMap::memory_space> spmv_stream_blocks(const ExecSpace& space,
+                                                                         const RowMap& row_map,
+                                                                         long long num_rows,
+                                                                         long long h) {
+  using Blocks = Kokkos::View<Ordinal*, typename RowMap::memory_space>;
+  h = std::max(1LL, h);
+  long long count = 0;
+  Kokkos::RangePolicy<ExecSpace> policy(space, 0, num_rows);
+  Kokkos::parallel_reduce(
+      "spk::SpmvPlan.stream_block_count", policy,
+      KOKKOS_LAMBDA(const long long i, long long& c) {
+        c += spmv_stream_block_starts(row_map, i, h) ? 1 : 0;
+      },
+      count);
+  Blocks blocks(Kokkos::ViewAllocateWithoutInitializing("spk::SpmvPlan.stream_blocks"), count + 1);
+  Kokkos::parallel_scan(
+      "spk::SpmvPlan.stream_blocks", policy,
+      KOKKOS_LAMBDA(const long long i, long long& pos, const bool final) {
+        if (spmv_stream_block_starts(row_map, i, h)) {
+          if (final) blocks(pos) = static_cast<Ordinal>(i);
+          ++pos;
+        }
+        if (final && i + 1 == num_rows) blocks(count) = static_cast<Ordinal>(num_rows);
+      });
+  if (num_rows == 0) Kokkos::deep_copy(space, blocks, Ordinal(0));
+  return blocks;
+}
+
 /// Statistics needing only the sizes (no kernel, no synchronisation).
 template <class Matrix>
 SpmvRowStats spmv_cheap_stats(const Matrix& A) {
@@ -140,6 +197,13 @@ class SpmvPlan {
         if (launch_.algorithm != SpmvAlgorithm::MergePath) segment_rows_ = blocks;
       }
     }
+    if (launch_.algorithm == SpmvAlgorithm::Stream) {
+      launch_.stream_block_nnz =
+          Impl::spmv_stream_chunk<ExecSpace, scalar_type>(launch_.stream_block_nnz);
+      segment_rows_ = Impl::spmv_stream_blocks<ordinal_type>(space, A.row_map(), A.num_rows(),
+                                                             launch_.stream_block_nnz);
+      launch_.num_segments = static_cast<long long>(segment_rows_.extent(0)) - 1;
+    }
     if (launch_.algorithm == SpmvAlgorithm::MergePath && launch_.num_segments > 0) {
       // Where each merge-path segment starts, once: the kernel then reads two
       // numbers instead of running two binary searches per thread.
@@ -183,10 +247,13 @@ class SpmvPlan {
           Kokkos::View<unsigned long long*, memory_space>("spk::SpmvPlan.dynamic_counter", 1);
     return dynamic_counter_;
   }
-  /// Lanes per row of the vector kernel (1 for the others and on host
-  /// spaces, where a thread takes a block of rows).
+  /// Lanes per row of the vector kernel and of stream's scratch reduction (1
+  /// for the others and for vector on host spaces, where a thread takes a
+  /// block of rows).
   int lanes() const {
-    return launch_.algorithm == SpmvAlgorithm::Vector ? launch_.vector_length : 1;
+    return launch_.algorithm == SpmvAlgorithm::Vector || launch_.algorithm == SpmvAlgorithm::Stream
+               ? launch_.vector_length
+               : 1;
   }
   /// The launch in words, e.g. "vector lanes=8 groups=32 rows/group=4".
   std::string describe() const { return to_string(launch_); }
@@ -195,7 +262,8 @@ class SpmvPlan {
   /// first use, then reused).
   Kokkos::View<ordinal_type*, memory_space> carry_rows() { return carry_rows_; }
   /// merge_path: the row at which each segment starts (num_segments + 1);
-  /// scalar on host spaces: the first row of each row block (row_blocks + 1).
+  /// scalar on host spaces: the first row of each row block (row_blocks + 1);
+  /// stream: the first row of each block (num_segments + 1).
   Kokkos::View<ordinal_type*, memory_space> segment_rows() const { return segment_rows_; }
   Kokkos::View<scalar_type**, Kokkos::LayoutLeft, memory_space> carry_values(size_t num_vecs) {
     const size_t segs = static_cast<size_t>(launch_.num_segments);

@@ -7,8 +7,12 @@
 // Row-length classes and what each gets by default:
 //   short, regular rows (mean ≤ scalar_max_mean, cv ≤ scalar_max_cv): a thread
 //     per row (GPU), whose neighbours' loads share cache lines;
-//   medium rows: `vector` with a group of lanes per row sized so that each
-//     lane takes about entries_per_lane entries (one step of the kernel's
+//   rows whose lengths vary (cv > stream_min_cv: medium rows, or short
+//     irregular ones) up to stream_max_mean: `stream`, blocks of whole rows
+//     whose entries a team loads with fully coalesced loads into scratch,
+//     then sums row by row;
+//   other rows: `vector` with a group of lanes per row sized so that each
+//     lane takes about entries_per_lane entries (two steps of the kernel's
 //     four independent loads), several rows per warp;
 //   skewed rows (a row far longer than the mean): a full warp per row while
 //     the longest row is short enough, else merge_path's equal shares;
@@ -38,6 +42,12 @@ inline SpmvTuning spmv_tuning_host() {
   // Measured: merge_path with 8 segments per thread was 1.10× Kokkos Kernels
   // on a quiet 16-core Xeon (9 matrices); other counts were not compared.
   t.host_merge_segments_per_thread = 8;
+  // `stream` runs on host spaces only when asked for (tests, comparisons):
+  // a team of one thread per block of about 1024 nonzeros.
+  t.stream_team_threads = 1;
+  t.stream_block_nnz = 1024;
+  t.stream_entries_per_lane = 4;
+  t.stream_max_lanes = 1;
   // The GPU fields stay zero: host spaces run `vector` as row blocks (a
   // thread per block, the row loop's partial sums as its lanes) and choose
   // between row blocks and merge_path from the blocks themselves.
@@ -54,12 +64,13 @@ inline SpmvTuning spmv_tuning_cuda_sm90() {
   // Reasoning, to be measured on an H100: rows of a thread-per-row warp that
   // vary by more than their mean leave most of the warp idle.
   t.scalar_max_cv = 1.0;
-  // Reasoning, to be measured on an H100: a 27-point stencil under a warp
-  // per row (CUSP's lanes = mean) ran at 43 % of the copy, bound by one
-  // dependent load chain per warp; with about four entries a lane, one step
-  // of the kernel's four independent loads covers a row and a warp has 32 /
-  // lanes rows in flight (27 entries: 8 lanes, 4 rows a warp; 13: 4 lanes).
-  t.entries_per_lane = 4;
+  // Measured (perf_spmv --sweep 1 on an H100 and on an H200): the 27-point
+  // stencil, 3-dof elasticity and banded 13-a-row matrices ran fastest with
+  // 2 or 4 lanes a row and 64-128 lane groups a team, 10-20 % faster than
+  // with 8 lanes (27 and 21 entries: 4 lanes; 13: 2).  About eight entries
+  // a lane: two steps of the kernel's four independent loads cover a row,
+  // and a warp has 32 / lanes rows in flight.
+  t.entries_per_lane = 8;
   t.min_lanes = 2;
   t.max_lanes = 32;
   // Measured on an H100 (sweep 3): small power-law matrices whose longest
@@ -82,6 +93,23 @@ inline SpmvTuning spmv_tuning_cuda_sm90() {
   t.merge_path_team_size = 128;
   t.merge_path_items_per_thread = 4;
   t.merge_path_tile_max = 2048;
+  // Measured on an H200 (perf_spmv --sweep 1, the sweep-stream rows; to be
+  // repeated on an H100): `stream` ran best with about four nonzeros a
+  // thread (blocks of 512 under 128 threads, 1024 under 256; 8+ a thread
+  // was up to 1.6× slower) and one or two lanes a row.  On random columns
+  // (random:2000000:2000000:16) it ran 0.270 ms against the lane kernel's
+  // 0.368 ms (cuSPARSE CSR ALG1 0.269 ms), but it lost by 3-10 % on the
+  // regular stencil and banded rows, and row lengths alone do not tell
+  // those apart from uniform random rows: automatic takes it for rows whose
+  // lengths vary (cv above 0.15, reasoning: the lane kernel's groups idle
+  // there), the regular ones keep `vector`.  Skewed (power-law) rows keep
+  // their own paths.
+  t.stream_max_mean = 64;
+  t.stream_min_cv = 0.15;
+  t.stream_team_threads = 128;
+  t.stream_block_nnz = 512;
+  t.stream_entries_per_lane = 8;
+  t.stream_max_lanes = 2;
   t.host_block_imbalance_max = 0;
   t.host_merge_segments_per_thread = 0;
   return t;
@@ -157,8 +185,16 @@ inline bool spmv_is_skewed(const SpmvTuning& t, const SpmvRowStats& s) {
 /// Lanes per row for `vector` on a GPU: a full group for skewed rows, else
 /// about entries_per_lane entries of a mean row per lane.
 inline int spmv_lanes(const SpmvTuning& t, const SpmvRowStats& s, bool have_stats) {
-  if (have_stats && spmv_is_skewed(t, s)) return t.max_lanes;
+  // A zero max_lanes (an all-zero or host policy) still gives one lane.
+  if (have_stats && spmv_is_skewed(t, s)) return std::max(1, t.max_lanes);
   return pow2_at_least(s.mean / std::max(t.entries_per_lane, 1e-9), t.min_lanes, t.max_lanes);
+}
+
+/// Lanes per row of `stream`'s scratch reduction: about
+/// stream_entries_per_lane entries of a mean row each.
+inline int spmv_stream_lanes(const SpmvTuning& t, const SpmvRowStats& s) {
+  return pow2_at_least(s.mean / std::max(t.stream_entries_per_lane, 1e-9), 1,
+                       std::max(1, t.stream_max_lanes));
 }
 
 /// The GPU algorithm for the row-length class of s (have_stats: max and
@@ -168,7 +204,11 @@ inline SpmvAlgorithm spmv_gpu_class(const SpmvTuning& t, const SpmvRowStats& s, 
     return s.max_length <= t.wide_row_max_longest ? SpmvAlgorithm::Vector
                                                   : SpmvAlgorithm::MergePath;
   const bool regular = !have_stats || s.cv() <= t.scalar_max_cv;
-  return s.mean <= t.scalar_max_mean && regular ? SpmvAlgorithm::Scalar : SpmvAlgorithm::Vector;
+  if (s.mean <= t.scalar_max_mean && regular) return SpmvAlgorithm::Scalar;
+  // stream needs its row blocks, which only a plan (have_stats) has cut.
+  if (have_stats && s.mean <= t.stream_max_mean && s.cv() > t.stream_min_cv)
+    return SpmvAlgorithm::Stream;
+  return SpmvAlgorithm::Vector;
 }
 
 /// Whether contiguous row blocks of about (rows + nnz) / blocks items each are
@@ -206,6 +246,16 @@ SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const Spm
     }
   }
   const long long items = s.num_rows + s.nnz;
+  if (L.algorithm == SpmvAlgorithm::Stream) {
+    // A team of lane groups per block of whole rows, the same shape on every
+    // space; the row blocks themselves are cut by SpmvPlan (num_segments).
+    L.vector_length = opt.vector_length > 0 ? opt.vector_length : spmv_stream_lanes(t, s);
+    L.team_size = opt.team_size > 0
+                      ? opt.team_size
+                      : std::max(1, std::max(1, t.stream_team_threads) / L.vector_length);
+    L.stream_block_nnz = std::max(1, t.stream_block_nnz);
+    return L;
+  }
   if constexpr (host) {
     // Lanes are the row loop's partial sums on the CPU; a thread is a block.
     L.vector_length = 1;

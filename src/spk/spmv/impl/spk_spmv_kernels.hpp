@@ -359,6 +359,106 @@ struct SpmvMergeTileFunctor {
   }
 };
 
+/// stream (CSR-Stream, Greathouse & Daga, SC'14): team b takes the whole
+/// rows [blocks(b), blocks(b + 1)), cut by spmv_stream_blocks so that their
+/// entries fit scratch.  The team's threads and lanes read the block's
+/// entries as one contiguous stretch (thread t: entries t, t + T, ...; fully
+/// coalesced, whatever the row lengths), store a_k·x(col_k) in scratch, and
+/// after a barrier each lane group sums one row's products from scratch
+/// (lanes stride through the row, shuffles reduce) and writes y.  A block
+/// holding more entries than scratch is one long row: the team reduces it
+/// straight from global memory.
+template <class D, class Blocks, class Member>
+struct SpmvStreamFunctor {
+  using S = typename D::S;
+  using F = typename D::F;
+  using Scratch = typename Member::execution_space::scratch_memory_space;
+  using Products = Kokkos::View<S*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  D d;
+  Blocks blocks;
+  long long capacity;  // products a team's scratch holds
+  int lanes;           // the launched vector length
+
+  static size_t scratch_bytes(long long capacity) { return Products::shmem_size(capacity); }
+
+  KOKKOS_FORCEINLINE_FUNCTION S product(F k, int j) const {
+    return S(d.vals(k)) * vec_at(d.x, d.cols(k), j);
+  }
+
+  /// Rows of more entries than scratch holds, one after another, each
+  /// reduced by the whole team from global memory.
+  KOKKOS_INLINE_FUNCTION void long_rows(const Member& m, long long i0, long long i1) const {
+    for (long long i = i0; i < i1; ++i) {
+      const F k0 = d.row_map(i), k1 = d.row_map(i + 1);
+      for (int j = 0; j < d.vecs(); ++j) {
+        S sum = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamVectorRange(m, k0, k1), [&](const F k, S& acc) { acc += product(k, j); },
+            sum);
+        Kokkos::single(Kokkos::PerTeam(m),
+                       [&]() { axpby_store(vec_at(d.y, i, j), sum, d.alpha, d.beta); });
+      }
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
+    const long long b = m.league_rank();
+    const long long i0 = blocks(b), i1 = blocks(b + 1);
+    const F k0 = d.row_map(i0), n = d.row_map(i1) - k0;
+    if (n > capacity) {
+      long_rows(m, i0, i1);
+      return;
+    }
+    Products prod(m.team_scratch(0), capacity);
+    for (int j = 0; j < d.vecs(); ++j) {
+      if (j > 0) m.team_barrier();  // the previous column's sums are done
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(m, n),
+                           [&](const F l) { prod(l) = product(k0 + l, j); });
+      m.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, i1 - i0), [&](const long long r) {
+        const F a = d.row_map(i0 + r) - k0, e = d.row_map(i0 + r + 1) - k0;
+        S sum = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(m, lanes),
+            [&](const int l, S& acc) {
+              for (F q = a + l; q < e; q += lanes) acc += prod(q);
+            },
+            sum);
+        Kokkos::single(Kokkos::PerThread(m),
+                       [&]() { axpby_store(vec_at(d.y, i0 + r, j), sum, d.alpha, d.beta); });
+      });
+    }
+  }
+};
+
+/// Launches SpmvStreamFunctor: a team of L.team_size lane groups of
+/// L.vector_length lanes per row block; `blocks` from the plan, or cut here.
+template <class ExecSpace, class D, class Blocks>
+void spmv_stream_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d, Blocks blocks) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  using O = typename Blocks::non_const_value_type;
+  // The plan has lowered the chunk already; plan-less calls lower it here.
+  const long long h = spmv_stream_chunk<ExecSpace, typename D::S>(L.stream_block_nnz);
+  if (blocks.extent(0) == 0)
+    blocks = spmv_stream_blocks<O, ExecSpace>(space, d.row_map, d.num_rows, h);
+  const long long league = static_cast<long long>(blocks.extent(0)) - 1;
+  if (league <= 0) return;
+  const int vl =
+      std::max(1, std::min(L.vector_length, static_cast<int>(Policy::vector_length_max())));
+  // Blocks of short rows hold fewer than 2h entries.
+  const long long capacity = 2 * h;
+  using Fn = SpmvStreamFunctor<D, Blocks, Member>;
+  const Fn f{d, blocks, capacity, vl};
+  const auto scratch = Kokkos::PerTeam(Fn::scratch_bytes(capacity));
+  const int ts_max = Policy(space, 1, 1, vl)
+                         .set_scratch_size(0, scratch)
+                         .team_size_max(f, Kokkos::ParallelForTag());
+  const int ts = std::max(1, std::min(L.team_size, ts_max));
+  Kokkos::parallel_for("spk::spmv.stream",
+                       Policy(space, league, ts, vl).set_scratch_size(0, scratch), f);
+}
+
 template <bool Atomic, class D, class CarryRows, class CarryVals>
 struct SpmvMergeFixup {
   D d;
@@ -375,7 +475,7 @@ struct SpmvMergeFixup {
   }
 };
 
-/// dynamic (LightSpMV, Liu & Schmidt 2015): each lane group draws `chunk`
+/// Dynamic (LightSpMV, Liu & Schmidt 2015): each lane group draws `chunk`
 /// rows at a time from an atomic counter until the rows run out, so a lane
 /// group that meets short rows takes more of them; each row is reduced
 /// across the group's vector lanes.
@@ -488,6 +588,11 @@ void spmv_csr_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d, lo
                      CarryRows carry_rows, CarryVals carry_vals, CarryRows segment_rows) {
   if (d.num_rows == 0) return;
   switch (L.algorithm) {
+    case SpmvAlgorithm::Stream: {
+      using CR = Kokkos::View<typename D::O*, typename CarryVals::memory_space>;
+      spmv_stream_launch(space, L, d, CR(segment_rows));
+      break;
+    }
     case SpmvAlgorithm::Auto:  // resolved before; treat as scalar
     case SpmvAlgorithm::Scalar:
     case SpmvAlgorithm::Vector: {
