@@ -11,7 +11,7 @@
 //
 //   perf_spgemm [MATRIX|SPEC|DIR ...] [--space serial|openmp|cuda] [--repeat N]
 //               [--warmup N] [--json FILE] [--quick] [--no-baselines] [--check]
-//               [--kernels] [--trace]
+//               [--kernels] [--trace] [--long-row-split=auto|off|force]
 // (the common perf options, spk_perf_common.hpp).  No matrix: the default
 // suite, generated matrices plus the real ones of $SPK_MATRIX_DIR.  --check
 // compares spk's C with the serial reference (exit code 2 on a mismatch).
@@ -71,6 +71,7 @@ struct Options {
   bool baselines = true, check = false, kernels = false, trace = false;
   int warmup = 1, repeat = 5;
   std::vector<std::string> only;  // --only: the records to run (empty: all)
+  spk::SpgemmOptions spk;         // spk's options in every spk record (--long-row-split)
 };
 
 /// Whether record `impl` runs (--only).  Each implementation alone in a
@@ -311,7 +312,7 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
   // spk, everything from scratch each time.
   DevCsr<ExecSpace> C_spk;
   out.push_back(measure("spk", opt, [&](double& s, double& n, long long& nnz) {
-    spk::SpgemmHandle<O, F, ExecSpace> h;
+    spk::SpgemmHandle<O, F, ExecSpace> h(opt.spk);
     DevCsr<ExecSpace> C;
     double t0 = now_ms();
     spk::spgemm_symbolic(space, h, A, B, C);
@@ -327,7 +328,7 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
   // Also without sorting each row (spk-onecall-unsorted): the output contract
   // of Kokkos Kernels' SPGEMM_KK (and of cuSPARSE), for a like-for-like
   // comparison.  `keep`, when given, holds the last product for --check.
-  spk::SpgemmOptions unsorted;
+  spk::SpgemmOptions unsorted = opt.spk;
   unsorted.sort = spk::SpgemmSort::Unsorted;
   auto one_call = [&](const spk::SpgemmOptions& o, DevCsr<ExecSpace>* keep) {
     return [&, o, keep](double& s, double& n, long long& nnz) {
@@ -341,7 +342,7 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
     };
   };
   DevCsr<ExecSpace> C_onecall;
-  const spk::SpgemmOptions sorted;
+  const spk::SpgemmOptions sorted = opt.spk;
   const std::size_t onecall_record = out.size();
   out.push_back(measure("spk-onecall", opt, one_call(sorted, &C_onecall)));
   out.push_back(measure("spk-onecall-unsorted", opt, one_call(unsorted, nullptr)));
@@ -349,7 +350,7 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
     // One more one-call product with every kernel fenced and timed by label.
     spk::perf::KernelProfile profile;
     const double t0 = now_ms();
-    DevCsr<ExecSpace> C = spk::spgemm(space, A, B);
+    DevCsr<ExecSpace> C = spk::spgemm(space, A, B, opt.spk);
     space.fence();
     std::ostringstream note;
     note.precision(3);
@@ -359,12 +360,12 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
   if (wanted(opt, "spk") || wanted(opt, "spk-numeric-reuse") ||
       wanted(opt, "spk-numeric-unsorted")) {
     // Numeric reuse: symbolic once, numeric timed.
-    spk::SpgemmHandle<O, F, ExecSpace> h;
+    spk::SpgemmHandle<O, F, ExecSpace> h(opt.spk);
     DevCsr<ExecSpace> C;
     spk::spgemm_symbolic(space, h, A, B, C);
     {
       // One more run with phase timing, for the note of the "spk" record.
-      spk::SpgemmOptions o;
+      spk::SpgemmOptions o = opt.spk;
       o.time_phases = true;
       spk::SpgemmHandle<O, F, ExecSpace> ht(o);
       DevCsr<ExecSpace> Ct;
@@ -376,7 +377,7 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
       for (const auto& [phase, ms] : ht.phase_times()) note << " " << phase << "=" << ms;
       if (opt.kernels) {
         // And one with every kernel fenced and timed by label.
-        spk::SpgemmHandle<O, F, ExecSpace> hk;
+        spk::SpgemmHandle<O, F, ExecSpace> hk(opt.spk);
         DevCsr<ExecSpace> Ck;
         spk::perf::KernelProfile profile;
         spk::spgemm_symbolic(space, hk, A, B, Ck);
@@ -385,7 +386,7 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
       }
       if (opt.trace) {
         // And one with its host timeline (no fences added).
-        spk::SpgemmHandle<O, F, ExecSpace> hk;
+        spk::SpgemmHandle<O, F, ExecSpace> hk(opt.spk);
         DevCsr<ExecSpace> Ck;
         std::string trace;
         {
@@ -409,7 +410,8 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
     note << "bins";
     for (auto& b : h.bins())
       note << " g" << b.group << ":2^" << b.log2_capacity << "x" << (b.end - b.begin);
-    note << " long-rows:" << int(h.plan().long_rows.kind) << " slabs " << h.slab_bytes() << "B";
+    note << " long-rows:" << int(h.plan().long_rows.kind)
+         << " split-rows:" << h.plan().long_rows.split.rows << " slabs " << h.slab_bytes() << "B";
     r.note = note.str();
     out.push_back(r);
     // What sorting costs: numeric again without it.
@@ -652,7 +654,14 @@ int main(int argc, char* argv[]) {
         opt.trace = true;
       else if (a == "--no-baselines")
         opt.baselines = false;
-      else if (a.rfind("--only=", 0) == 0) {
+      else if (a.rfind("--long-row-split=", 0) == 0) {
+        const std::string m = a.substr(17);
+        SPK_REQUIRE(m == "auto" || m == "off" || m == "force", spk::Error,
+                    "--long-row-split=auto|off|force, not ", m);
+        opt.spk.long_row_split = m == "off"     ? spk::SpgemmLongRowSplit::Off
+                                 : m == "force" ? spk::SpgemmLongRowSplit::Force
+                                                : spk::SpgemmLongRowSplit::Auto;
+      } else if (a.rfind("--only=", 0) == 0) {
         std::stringstream list(a.substr(7));
         for (std::string impl; std::getline(list, impl, ',');)
           if (!impl.empty()) opt.only.push_back(impl);
@@ -668,7 +677,7 @@ int main(int argc, char* argv[]) {
         static_cast<int>(args.size()), args.data(),
         "[MATRIX|SPEC|DIR ...] [--repeat N] [--warmup N] [--space serial|openmp|cuda] "
         "[--json FILE] [--quick] [--check] [--no-baselines] [--kernels] [--trace] "
-        "[--only=IMPL[,IMPL...]]");
+        "[--only=IMPL[,IMPL...]] [--long-row-split=auto|off|force]");
     SPK_REQUIRE(!(opt.check && !opt.only.empty()), spk::Error,
                 "--check compares every spk record: not with --only");
     // SpGEMM runs are long: fewer repeats than the harness default.
