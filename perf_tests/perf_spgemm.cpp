@@ -12,6 +12,7 @@
 //   perf_spgemm [MATRIX|SPEC|DIR ...] [--corpus small|default|full] [--quick]
 //               [--space serial|openmp|cuda] [--repeat N] [--warmup N]
 //               [--json FILE] [--no-baselines] [--check] [--kernels] [--trace]
+//               [--long-row-split=auto|off|force]
 // (the common perf options, spk_perf_common.hpp).  No matrix: the corpus
 // (docs/benchmarks.md), generated matrices plus the real ones of
 // $SPK_MATRIX_DIR.  ap:agg|sa:SPEC runs A·P and ptap:agg|sa:SPEC Pᵀ·(A·P),
@@ -77,6 +78,7 @@ struct Options {
   bool baselines = true, check = false, kernels = false, trace = false;
   int warmup = 1, repeat = 5;
   std::vector<std::string> only;  // --only: the records to run (empty: all)
+  spk::SpgemmOptions spk;         // spk's options in every spk record (--long-row-split)
 };
 
 /// Whether record `impl` runs (--only).  Each implementation alone in a
@@ -388,7 +390,7 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
   if (!spk::perf::fits_memory(spk_need(), space_available<ExecSpace>(), "", unused) &&
       !size.exact) {
     progress.step("counting nnz(C) (the bound does not fit)");
-    spk::SpgemmHandle<O, F, ExecSpace> h;
+    spk::SpgemmHandle<O, F, ExecSpace> h(opt.spk);
     DevCsr<ExecSpace> C;
     spk::spgemm_symbolic(space, h, A, B, C);
     size.nnz_c_bound = static_cast<double>(C.nnz());
@@ -424,7 +426,7 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
   if (fits("spk", spk_need())) {
     progress.step("spk");
     out.push_back(measure("spk", opt, [&](double& s, double& n, long long& nnz) {
-      spk::SpgemmHandle<O, F, ExecSpace> h;
+      spk::SpgemmHandle<O, F, ExecSpace> h(opt.spk);
       last = DevCsr<ExecSpace>();
       DevCsr<ExecSpace> C;
       double t0 = now_ms();
@@ -442,8 +444,10 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
   // spk's one-call API (on host spaces: the fused single pass, no symbolic).
   // Also without sorting each row (spk-onecall-unsorted): the output contract
   // of Kokkos Kernels' SPGEMM_KK (and of cuSPARSE), for a like-for-like
-  // comparison.
-  spk::SpgemmOptions unsorted;
+      note << " " << spk::Impl::to_string(b.kernel) << ":2^" << b.log2_capacity << "x"
+           << (b.end - b.begin);
+    note << " long-rows:" << int(h.plan().long_rows.kind)
+         << " split-rows:" << h.plan().long_rows.split.rows << " slabs " << h.slab_bytes() << "B";
   unsorted.sort = spk::SpgemmSort::Unsorted;
   auto one_call = [&](const spk::SpgemmOptions& o) {
     return [&, o](double& s, double& n, long long& nnz) {
@@ -457,7 +461,7 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
       if (ref.available) last = C;
     };
   };
-  const spk::SpgemmOptions sorted;
+  const spk::SpgemmOptions sorted = opt.spk;
   std::size_t onecall_record = out.size();
   if (fits("spk-onecall", spk_need())) {
     progress.step("spk-onecall");
@@ -474,7 +478,7 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
     // One more one-call product with every kernel fenced and timed by label.
     spk::perf::KernelProfile profile;
     const double t0 = now_ms();
-    DevCsr<ExecSpace> C = spk::spgemm(space, A, B);
+    DevCsr<ExecSpace> C = spk::spgemm(space, A, B, opt.spk);
     space.fence();
     std::ostringstream note;
     note.precision(3);
@@ -486,12 +490,12 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
       fits("spk-numeric-reuse", spk_need())) {
     progress.step("spk-numeric-reuse");
     // Numeric reuse: symbolic once, numeric timed.
-    spk::SpgemmHandle<O, F, ExecSpace> h;
+    spk::SpgemmHandle<O, F, ExecSpace> h(opt.spk);
     DevCsr<ExecSpace> C;
     spk::spgemm_symbolic(space, h, A, B, C);
     if (!out.empty() && out[0].impl == "spk" && out[0].status == "ok") {
       // One more run with phase timing, for the note of the "spk" record.
-      spk::SpgemmOptions o;
+      spk::SpgemmOptions o = opt.spk;
       o.time_phases = true;
       spk::SpgemmHandle<O, F, ExecSpace> ht(o);
       DevCsr<ExecSpace> Ct;
@@ -503,7 +507,7 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
       for (const auto& [phase, ms] : ht.phase_times()) note << " " << phase << "=" << ms;
       if (opt.kernels) {
         // And one with every kernel fenced and timed by label.
-        spk::SpgemmHandle<O, F, ExecSpace> hk;
+        spk::SpgemmHandle<O, F, ExecSpace> hk(opt.spk);
         DevCsr<ExecSpace> Ck;
         spk::perf::KernelProfile profile;
         spk::spgemm_symbolic(space, hk, A, B, Ck);
@@ -512,7 +516,7 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
       }
       if (opt.trace) {
         // And one with its host timeline (no fences added).
-        spk::SpgemmHandle<O, F, ExecSpace> hk;
+        spk::SpgemmHandle<O, F, ExecSpace> hk(opt.spk);
         DevCsr<ExecSpace> Ck;
         std::string trace;
         {
@@ -799,7 +803,14 @@ int main(int argc, char* argv[]) {
         opt.trace = true;
       else if (a == "--no-baselines")
         opt.baselines = false;
-      else if (a.rfind("--only=", 0) == 0) {
+      else if (a.rfind("--long-row-split=", 0) == 0) {
+        const std::string m = a.substr(17);
+        SPK_REQUIRE(m == "auto" || m == "off" || m == "force", spk::Error,
+                    "--long-row-split=auto|off|force, not ", m);
+        opt.spk.long_row_split = m == "off"     ? spk::SpgemmLongRowSplit::Off
+                                 : m == "force" ? spk::SpgemmLongRowSplit::Force
+                                                : spk::SpgemmLongRowSplit::Auto;
+      } else if (a.rfind("--only=", 0) == 0) {
         std::stringstream list(a.substr(7));
         for (std::string impl; std::getline(list, impl, ',');)
           if (!impl.empty()) opt.only.push_back(impl);
@@ -815,7 +826,7 @@ int main(int argc, char* argv[]) {
         static_cast<int>(args.size()), args.data(),
         "[MATRIX|SPEC|DIR ...] [--corpus small|default|full] [--quick] [--repeat N] "
         "[--warmup N] [--space serial|openmp|cuda] [--json FILE] [--check] [--no-baselines] "
-        "[--kernels] [--trace] [--only=IMPL[,IMPL...]]\n"
+        "[--kernels] [--trace] [--only=IMPL[,IMPL...]] [--long-row-split=auto|off|force]\n"
         "  SPEC: a generator spec, or ap:agg|sa:SPEC (A*P) / ptap:agg|sa:SPEC (Pt*(A*P)) with P\n"
         "  the aggregation or smoothed-aggregation prolongator of SPEC");
     SPK_REQUIRE(!(opt.check && !opt.only.empty()), spk::Error,

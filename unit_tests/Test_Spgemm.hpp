@@ -69,6 +69,14 @@ inline std::vector<Config> configs() {
     nb.max_scratch_bytes = 3000;
     nb.long_row_bitmap = false;
     out.push_back({s ? "binned-no-bitmap/sorted" : "binned-no-bitmap/unsorted", nb});
+    // Every long row spread over teams of 64-product chunks, two rows of
+    // bitmaps in flight.
+    spk::SpgemmOptions sp = o;
+    sp.max_scratch_bytes = 3000;
+    sp.long_row_split = spk::SpgemmLongRowSplit::Force;
+    sp.long_row_chunk_products = 64;
+    sp.long_row_split_bytes = 1;
+    out.push_back({s ? "binned-split/sorted" : "binned-split/unsorted", sp});
     if (spk::Impl::is_host_space_v<ExecSpace>) {
       spk::SpgemmOptions d;
       d.sort = sort;
@@ -223,12 +231,14 @@ TEST(TEST_CATEGORY, spgemm_long_rows) {
   // With 32 KB of scratch, A's two dense rows (20000 products each) are long
   // rows on a bitmap of B's columns.  Numeric sums them in a dense value
   // slab when their products cover B's width (3000 columns), at their
-  // columns' ranks in C when they are sparse in it (200000).
+  // columns' ranks in C when they are sparse in it (200000).  (Not split
+  // over several teams: spgemm_long_row_split tests that.)
   for (const auto& [B, want] : {std::pair{&B_narrow, spk::Impl::SpgemmLongRows::Bitmap},
                                 std::pair{&B_wide, spk::Impl::SpgemmLongRows::BitmapRanks}}) {
     spk::SpgemmOptions o;
     o.algorithm = spk::SpgemmAlgorithm::BinnedHash;
     o.max_scratch_bytes = 32000;
+    o.long_row_split = spk::SpgemmLongRowSplit::Off;
     spk::SpgemmHandle<int, int, ExecSpace> handle(o);
     auto Ad = spk::create_mirror_view_and_copy(ExecSpace(), A);
     auto Bd = spk::create_mirror_view_and_copy(ExecSpace(), *B);
@@ -245,6 +255,107 @@ TEST(TEST_CATEGORY, spgemm_long_rows) {
   auto A_wide = random_csr(40, 2000, 6, 25, {}, {7, 30});
   auto B_hub = random_csr(2000, 200000, 3, 26, {}, {});
   check_product(A_wide, with_hub_row(B_hub, 11, 3000, 27), "long rows, hub B row");
+}
+
+/// A copy of A with other values (same pattern), none zero.
+inline HostCsr<> other_values(const HostCsr<>& A, double phase) {
+  auto B = spk::clone(spk::HostDevice(), A);
+  for (int k = 0; k < B.nnz(); ++k) B.values()(k) = std::sin(phase + k) + 1.5;
+  return B;
+}
+
+TEST(TEST_CATEGORY, spgemm_long_row_split) {
+  // Dense rows of A (400 entries) meet rows of B of 0-12 entries and two hub
+  // rows of B (3000 and 2500 entries): about 7,900 products per dense row,
+  // cut into chunks that start and end inside rows of B (hub rows included).
+  // Row 5 of A is empty, row 9's entries meet only empty rows of B.
+  auto A = random_csr(60, 400, 3, 61, {5}, {2, 17, 40});
+  {
+    auto r = rows_of(A);
+    r[9] = {{300, 1.25}, {301, -0.5}, {302, 2.0}};
+    A = spk::reference::csr_from_rows<double, int, int>(60, 400, r);
+  }
+  std::vector<int> empty_b = {300, 301, 302};
+  auto B = with_hub_row(with_hub_row(random_csr(400, 5000, 6, 62, empty_b), 11, 3000, 63), 250,
+                        2500, 64);
+  auto B_wide = with_hub_row(random_csr(400, 70000, 6, 65, empty_b), 7, 3000, 66);  // rectangular
+  struct Case {
+    const char* name;
+    const HostCsr<>* B;
+  };
+  const HostCsr<> B_shuffled = shuffle_rows(B, 67);
+  for (const Case& c : {Case{"hub rows", &B}, Case{"wide hub rows", &B_wide},
+                        Case{"unsorted B rows", &B_shuffled}}) {
+    const auto ref = spk::reference::spgemm(A, *c.B);
+    const auto bound = product_bound(A, *c.B);
+    const auto A2 = other_values(A, 0.5);
+    const auto B2 = other_values(*c.B, 2.0);
+    const auto ref2 = spk::reference::spgemm(A2, B2);
+    const auto bound2 = product_bound(A2, B2);
+    for (const std::uint64_t chunk :
+         {std::uint64_t(1), std::uint64_t(37), std::uint64_t(1024), std::uint64_t(1) << 20}) {
+      for (const std::size_t cap : {std::size_t(1), std::size_t(0)}) {
+        for (const int team : {0, 3}) {
+          for (auto sort : {spk::SpgemmSort::Sorted, spk::SpgemmSort::Unsorted}) {
+            const std::string what = std::string(c.name) + " chunk " + std::to_string(chunk) +
+                                     " cap " + std::to_string(cap) + " team " +
+                                     std::to_string(team) +
+                                     (sort == spk::SpgemmSort::Sorted ? " sorted" : " unsorted");
+            SCOPED_TRACE(what);
+            spk::SpgemmOptions o;
+            o.algorithm = spk::SpgemmAlgorithm::BinnedHash;
+            o.max_scratch_bytes = 3000;
+            o.long_row_split = spk::SpgemmLongRowSplit::Force;
+            o.long_row_chunk_products = chunk;
+            o.long_row_split_bytes = cap;
+            o.team_size = team;
+            o.sort = sort;
+            auto Ad = spk::clone(ExecSpace(), A);
+            auto Bd = spk::clone(ExecSpace(), *c.B);
+            spk::SpgemmHandle<int, int, ExecSpace> handle(o);
+            spk::CsrMatrix<double, int, int, ExecSpace> C;
+            spk::spgemm_symbolic(ExecSpace(), handle, Ad, Bd, C);
+            const auto& split = handle.plan().long_rows.split;
+            // The three dense rows at least, and with the one-byte cap one
+            // row in flight.
+            EXPECT_GE(split.rows, 3);
+            EXPECT_EQ(split.batch_rows, cap == 1 ? 1 : split.rows);
+            EXPECT_GE(handle.slab_bytes(), split.bytes);
+            EXPECT_GT(split.bytes, std::size_t(0));
+            ASSERT_EQ(static_cast<long long>(handle.nnz()), static_cast<long long>(ref.nnz()));
+            spk_test::poison(C.col_idx());
+            spk_test::poison(C.values());
+            spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
+            expect_product(C, sort, ref, bound, what);
+            // New values, same patterns: numeric alone.
+            Kokkos::deep_copy(Ad.values(), A2.values());
+            Kokkos::deep_copy(Bd.values(), B2.values());
+            spk_test::poison(C.values());
+            spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
+            expect_product(C, sort, ref2, bound2, what + " reuse");
+          }
+        }
+      }
+    }
+  }
+  // Off keeps every long row on one team; Auto splits none of these short
+  // ones (SpgemmLongRowTuning's threshold).
+  for (const auto mode : {spk::SpgemmLongRowSplit::Off, spk::SpgemmLongRowSplit::Auto}) {
+    spk::SpgemmOptions o;
+    o.algorithm = spk::SpgemmAlgorithm::BinnedHash;
+    o.max_scratch_bytes = 3000;
+    o.long_row_split = mode;
+    auto Ad = spk::clone(ExecSpace(), A);
+    auto Bd = spk::clone(ExecSpace(), B);
+    spk::SpgemmHandle<int, int, ExecSpace> handle(o);
+    spk::CsrMatrix<double, int, int, ExecSpace> C;
+    spk::spgemm_symbolic(ExecSpace(), handle, Ad, Bd, C);
+    EXPECT_EQ(handle.plan().long_rows.split.rows, 0);
+    EXPECT_NE(int(handle.plan().long_rows.kind), int(spk::Impl::SpgemmLongRows::None));
+    spk_test::poison(C.values());
+    spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
+    expect_product(C, o.sort, spk::reference::spgemm(A, B), product_bound(A, B), "not split");
+  }
 }
 
 /// Host CSR of `rows` rows with 0 … 2·per_row distinct random columns each

@@ -38,6 +38,16 @@ enum class SpgemmResultMemory {
           ///< between processes (CUDA IPC cannot map pool memory)
 };
 
+/// Whether BinnedHash spreads a long row of C over several teams (chunks of
+/// its products, one team each, sharing a global bitmap of the row's
+/// columns; spk_spgemm_long_rows.hpp).
+enum class SpgemmLongRowSplit {
+  Auto,  ///< rows of the long bin with many products (SpgemmLongRowTuning)
+  Off,   ///< every long row on one team
+  Force  ///< every row of the long bin, however few its products (tests;
+         ///< on host spaces with SpgemmAlgorithm::BinnedHash)
+};
+
 /// Options of a product.  Zeros mean "pick for the backend".
 struct SpgemmOptions {
   SpgemmSort sort = SpgemmSort::Sorted;
@@ -58,6 +68,13 @@ struct SpgemmOptions {
   /// when the bitmap fits.  false: always a global-memory slab (dense
   /// markers or a hash table), as when B is too wide for the bitmap.
   bool long_row_bitmap = true;
+  /// BinnedHash: long rows of C spread over several teams.
+  SpgemmLongRowSplit long_row_split = SpgemmLongRowSplit::Auto;
+  /// Products per team of a split long row.  0: SpgemmLongRowTuning's.
+  std::uint64_t long_row_chunk_products = 0;
+  /// Global memory for the split rows' bitmaps and ranks (rows in flight at
+  /// once).  0: SpgemmLongRowTuning's.
+  std::size_t long_row_split_bytes = 0;
   /// Fence after each phase and keep its time (SpgemmHandle::phase_times).
   bool time_phases = false;
   /// Where C's column and value arrays and row pointers are allocated.
@@ -120,6 +137,22 @@ enum class SpgemmLongRows {
   BitmapRanks   ///< Bitmap's bitmap; numeric adds at each column's rank in C's row
 };              // (perf_spgemm prints the number: new kinds go last)
 
+/// Long rows spread over several teams: they are the last rows of the
+/// long bin's range of the permutation, [begin, begin + rows), each cut into
+/// chunks of chunk_products products.
+struct SpgemmLongRowSplitPlan {
+  std::int64_t begin = 0, rows = 0;
+  std::uint64_t chunk_products = 0;
+  std::int64_t batch_rows = 0;          ///< rows in flight at once (memory cap)
+  std::uint64_t max_kept_products = 0;  ///< the longest row the long bin keeps
+  int team_size = 1;
+  int vector_length = 1;
+  /// Per split row (rows + 1 values): its first chunk, and its first slot in
+  /// the product prefix array (A's row length + 1 slots per row).
+  std::vector<std::uint64_t> chunk_offsets, prefix_offsets;
+  std::size_t bytes = 0;  ///< peak global memory of the split rows
+};
+
 /// Slabs of global memory for the long rows, one per team working on them.
 struct SpgemmLongRowPlan {
   SpgemmLongRows kind = SpgemmLongRows::None;
@@ -128,6 +161,7 @@ struct SpgemmLongRowPlan {
   /// DenseMarker's symbolic needs only a bitmap of B's columns per slab, so
   /// more of them fit the same budget (more rows at once).
   int num_symbolic_slabs = 0;
+  SpgemmLongRowSplitPlan split;  ///< long rows on several teams each
 };
 
 }  // namespace Impl
@@ -165,7 +199,8 @@ class SpgemmHandle {
   SpgemmAlgorithm algorithm() const noexcept { return algorithm_; }
   /// Rows per bin (BinnedHash): for reports and tests.
   const std::vector<Impl::SpgemmBin>& bins() const noexcept { return bins_; }
-  /// Bytes of the per-thread or per-team global slabs used by numeric.
+  /// Bytes of the per-thread or per-team global slabs used by numeric (and
+  /// of the split long rows' bitmaps, ranks and prefix arrays).
   std::size_t slab_bytes() const noexcept { return slab_bytes_; }
   /// (phase, ms) of the last symbolic and numeric, when options().time_phases.
   const std::vector<std::pair<std::string, double>>& phase_times() const noexcept {

@@ -24,6 +24,7 @@
 #include <impl/spk_atomic.hpp>
 #include <impl/spk_launch.hpp>
 #include <impl/spk_spgemm_common.hpp>
+#include <impl/spk_spgemm_long_rows.hpp>
 #include <impl/spk_spgemm_warp_sort.hpp>
 #include <spk_error.hpp>
 #include <spk_memory_pool.hpp>
@@ -67,6 +68,7 @@ struct SpgemmBinnedTuning {
   // Sortable bins of few rows sorted too, not a team per row (numeric 10-35 %
   // faster on the H100's medium matrices: ca-CondMat, lhr07, delaunay_n16).
   bool warp_sort_few = false;
+  SpgemmLongRowTuning long_row_split;  // long rows over several teams
   /// Largest bin whose rows must fit a warp sort (their products, not their
   /// distinct columns, bound the bin).
   int sort_max_log2() const { return std::max(warp_sort_max_log2, warp_sort_max_log2_sym); }
@@ -1080,6 +1082,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
           });
     }
   }
+  spgemm_long_rows_symbolic(space, v, perm, counts, ncols, lp.split);
   streams.join();
 }
 
@@ -1517,6 +1520,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
           });
     }
   }
+  spgemm_long_rows_numeric(space, v, perm, ncols, lp.split);
   streams.join();
 }
 

@@ -49,8 +49,11 @@ std::size_t spgemm_plan_long_rows(const SpgemmBin& g, const SpgemmRowStats& stat
     // BitmapRanks' numeric needs a 32-bit rank per bitmap word.
     per_slab = sparse_rows ? bitmap_bytes : ncols * sizeof(S);
   } else {
-    // The long rows hold the largest row, so it bounds their tables.
-    const std::uint64_t max_u = std::min(stats.max_products, ncols);
+    // The long rows hold the largest row, so it bounds their tables (the
+    // largest not split, when some are).
+    const std::uint64_t longest =
+        lp.split.rows > 0 ? lp.split.max_kept_products : stats.max_products;
+    const std::uint64_t max_u = std::min(longest, ncols);
     const std::uint64_t hash_cap = Impl::spgemm_table_capacity(max_u);
     const bool dense = ncols <= 2 * hash_cap;
     lp.kind = dense ? Impl::SpgemmLongRows::DenseMarker : Impl::SpgemmLongRows::Hash;
@@ -117,10 +120,15 @@ SpgemmCounted spgemm_binned_count(const ExecSpace& space, SpgemmHandle<O, F, HD>
   plan.perm_owner = perm_mem.owner();
   r.bins = Impl::spgemm_bin_rows(space, m, bin_of, stats, products, plan.perm, t,
                                  sizeof(O) + sizeof(S), cursors);
+  // The longest rows spread over several teams each (the last rows of the
+  // long bin's range; the bin keeps the others).
+  plan.long_rows.split = Impl::spgemm_long_rows_split_plan(
+      space, v, plan.perm, r.bins, products, ncols, t.long_row_split, opt, t.vector_length);
   mark("symbolic.bin_rows");
   if (!r.bins.empty() && r.bins.back().kernel == Impl::SpgemmBinKernel::LongRows)
     r.slab_bytes = spgemm_plan_long_rows<ExecSpace, S, O, F>(r.bins.back(), stats, t, opt, ncols,
                                                              plan.long_rows);
+  r.slab_bytes += plan.long_rows.split.bytes;
   // 3. Distinct columns per row into counts(i + 1).
   if (r.total > 0)
     Impl::spgemm_binned_symbolic(space, v, plan.perm, r.bins, counts, products, ncols, t,
