@@ -444,10 +444,8 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
   // spk's one-call API (on host spaces: the fused single pass, no symbolic).
   // Also without sorting each row (spk-onecall-unsorted): the output contract
   // of Kokkos Kernels' SPGEMM_KK (and of cuSPARSE), for a like-for-like
-      note << " " << spk::Impl::to_string(b.kernel) << ":2^" << b.log2_capacity << "x"
-           << (b.end - b.begin);
-    note << " long-rows:" << int(h.plan().long_rows.kind)
-         << " split-rows:" << h.plan().long_rows.split.rows << " slabs " << h.slab_bytes() << "B";
+  // comparison.
+  spk::SpgemmOptions unsorted = opt.spk;
   unsorted.sort = spk::SpgemmSort::Unsorted;
   auto one_call = [&](const spk::SpgemmOptions& o) {
     return [&, o](double& s, double& n, long long& nnz) {
@@ -541,7 +539,8 @@ std::vector<Result> run_all(const Options& opt, const HostCsr& A_h, const HostCs
     for (auto& b : h.bins())
       note << " " << spk::Impl::to_string(b.kernel) << ":2^" << b.log2_capacity << "x"
            << (b.end - b.begin);
-    note << " long-rows:" << int(h.plan().long_rows.kind) << " slabs " << h.slab_bytes() << "B";
+    note << " long-rows:" << int(h.plan().long_rows.kind)
+         << " split-rows:" << h.plan().long_rows.split.rows << " slabs " << h.slab_bytes() << "B";
     r.note = note.str();
     out.push_back(r);
     // What sorting costs: numeric again without it.
