@@ -31,17 +31,17 @@ check bad-gz-truncated 1 'truncated.mtx.gz: truncated gzip file' -- "$spk" conve
 check bad-gz-truncated-no-output 2 'No such file' -- ls "$tmp/t.mtx"
 check bad-gz-corrupt 1 'corrupt.mtx.gz: corrupt gzip data' -- "$spk" info "$bad/corrupt.mtx.gz"
 check bad-gz-cut-header 1 'cut_header.mtx.gz: truncated gzip file' -- "$spk" info "$bad/cut_header.mtx.gz"
-check bad-gz-trailing 1 'trailing_bytes.mtx.gz: unexpected data after the end of the gzip stream' -- sh -c "ulimit -v 2000000; '$spk' info '$bad/trailing_bytes.mtx.gz'"
-check bad-huge-empty-rows 1 'empty_huge_rows.mtx:2: .*the CSR row map would need 2147483648 elements' -- sh -c "ulimit -v 2000000; '$spk' info '$bad/empty_huge_rows.mtx'"
+check bad-gz-trailing 1 'trailing_bytes.mtx.gz: unexpected data after the end of the gzip stream' -- sh -c "$memcap '$spk' info '$bad/trailing_bytes.mtx.gz'"
+check bad-huge-empty-rows 1 'empty_huge_rows.mtx:2: .*the CSR row map would need 2147483648 elements' -- sh -c "$memcap '$spk' info '$bad/empty_huge_rows.mtx'"
 check bad-both-triangles 1 'symmetric_both_triangles.mtx:5: entry \(1, 2\) mirrors entry \(2, 1\) at line 4' -- "$spk" info "$bad/symmetric_both_triangles.mtx"
 check bad-directory 1 "$data: is a directory" -- "$spk" info "$data"
 check pipe-plain 0 'nnz: +156 ' -- sh -c "cat '$data/karate.mtx' | '$spk' info /dev/stdin"
 check pipe-gz 0 'nnz: +640 ' -- sh -c "cat '$data/bcsstk03.mtx.gz' | '$spk' info /dev/stdin"
 for spec in poisson2d:4294967296 poisson3d:4194304 poisson3d:2097152 rmat:20:17592186044417; do
-  check "bad-spec-$spec" 1 "generator spec '$spec.*overflows 64-bit integers" -- sh -c "ulimit -v 2000000; '$spk' info $spec"
+  check "bad-spec-$spec" 1 "generator spec '$spec.*overflows 64-bit integers" -- sh -c "$memcap '$spk' info $spec"
 done
 check bad-spec-rmat-scale 1 "'rmat:4294967297:4:1': SCALE must be in \[0, 40\]" -- "$spk" info rmat:4294967297:4
-check bad-spec-rmat-memory 1 "'rmat:30:16:1': a 1073741824 x 1073741824 matrix with 17179869184 nonzeros needs about .* GiB" -- sh -c "ulimit -v 2000000; '$spk' info rmat:30:16"
+check bad-spec-rmat-memory 1 "'rmat:30:16:1': a 1073741824 x 1073741824 matrix with 17179869184 nonzeros needs about .* GiB" -- sh -c "$memcap '$spk' info rmat:30:16"
 check unknown-command 2 "unknown command 'frobnicate'" -- "$spk" frobnicate
 if [ "$fails" -ne 0 ]; then
   echo "$fails CLI check(s) failed"

@@ -63,9 +63,9 @@ check bad-repeat-range 2 "--repeat takes a positive integer" -- "$spk" spmv "$tm
 check bad-repeat-missing 2 "option --repeat needs a value" -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --repeat
 # x's size line is checked against A before x's entries (a header claiming
 # 10^10 values costs nothing), and a dense x needs its entries.
-check x-huge-header 1 'x_huge_header.mtx:2: the size line declares 100000 rows; 4 are required' -- sh -c "ulimit -v 2000000; '$spk' spmv '$tmp/A.mtx' -x '$data/bad/x_huge_header.mtx' -o '$tmp/y.mtx'"
+check x-huge-header 1 'x_huge_header.mtx:2: the size line declares 100000 rows; 4 are required' -- sh -c "$memcap '$spk' spmv '$tmp/A.mtx' -x '$data/bad/x_huge_header.mtx' -o '$tmp/y.mtx'"
 printf '%%%%MatrixMarket matrix coordinate real general\n4 100000000 1\n1 1 1\n' >"$tmp/xwide.mtx"
-check x-huge-columns 1 'xwide.mtx:2: .*the dense matrix would need 400000000 elements' -- sh -c "ulimit -v 2000000; '$spk' spmv '$tmp/A.mtx' -x '$tmp/xwide.mtx' -o '$tmp/y.mtx'"
+check x-huge-columns 1 'xwide.mtx:2: .*the dense matrix would need 400000000 elements' -- sh -c "$memcap '$spk' spmv '$tmp/A.mtx' -x '$tmp/xwide.mtx' -o '$tmp/y.mtx'"
 check x-nonsquare-symmetric 1 'nonsquare_symmetric.mtx:2: symmetric matrix must be square' -- "$spk" spmv poisson2d:2 -x "$data/bad/nonsquare_symmetric.mtx" -o "$tmp/y.mtx"
 check bad-space 2 "not enabled" -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --space hip
 if [ "$fails" -ne 0 ]; then
