@@ -183,8 +183,9 @@ void spgemm_symbolic_count(const ExecSpace& space, SpgemmHandle<O, F, HD>& handl
                                  sizeof(O) + sizeof(S), cursors);
     // The longest rows spread over several teams each (the last rows of the
     // long bin's range; the bin keeps the others).
-    plan.long_rows.split = Impl::spgemm_long_rows_split_plan(
-        space, v, plan.perm, bins, products, ncols, t.long_row_split, opt, t.vector_length);
+    plan.long_rows.split =
+        Impl::spgemm_long_rows_split_plan(space, v, plan.perm, bins, products, ncols,
+                                          t.long_row_split, opt, t.vector_length, t.max_slabs);
     mark("symbolic.bin_rows");
     if (!bins.empty() && bins.back().group == 2) {
       const auto& g = bins.back();
