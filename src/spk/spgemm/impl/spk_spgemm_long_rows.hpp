@@ -28,12 +28,16 @@ namespace spk::Impl {
 /// still to be measured on an H100: a chunk of 4096 products gives each of a
 /// team's 256 lanes 16 products (one pass over the chunk's share of A and B
 /// costs about what a team's launch does); rows of 16,384 products and more
-/// are split (4 chunks or more: shorter rows keep their single team, which
-/// already runs beside about a thousand others on the long bin's slabs); a
-/// row is split only when its bitmap has at most two words per product
-/// (products >= B's columns / 64), since every split row's bitmap is
-/// cleared, counted and (numeric) ranked in full; 256 MiB of bitmaps and
-/// ranks in flight is about 1,000 rows of 10^6 columns.
+/// may be split (4 chunks or more); a row is split only when its bitmap has
+/// at most two words per product (products >= B's columns / 64), since
+/// every split row's bitmap is cleared, counted and (numeric) ranked in
+/// full; and only when the row alone is more work than the long rows' fair
+/// share of a team (their products / the teams that work on them at once):
+/// below that the row is not what the long bin waits for, and a split row's
+/// global bitmap and atomics cost more per product than one team's table
+/// (rmat:18:8 on an H200, whose ~10^3 long rows fill the device: 37 ms with
+/// no split, 83 with every long row split).  256 MiB of bitmaps and ranks in
+/// flight is about 1,000 rows of 10^6 columns.
 struct SpgemmLongRowTuning {
   std::uint64_t chunk_products = 4096;             ///< products per team
   std::uint64_t split_products = 16384;            ///< rows with at least this many are split
@@ -64,7 +68,8 @@ SpgemmLongRowSplitPlan spgemm_long_rows_split_plan(const ExecSpace& space, const
                                                    const Perm& perm, std::vector<SpgemmBin>& bins,
                                                    const Products& products, std::uint64_t ncols,
                                                    const SpgemmLongRowTuning& tuning,
-                                                   const SpgemmOptions& opt, int vector_length) {
+                                                   const SpgemmOptions& opt, int vector_length,
+                                                   int teams) {
   SpgemmLongRowSplitPlan plan;
   // Ranks are 32-bit positions within a row.
   if (opt.long_row_split == SpgemmLongRowSplit::Off || bins.empty() || bins.back().kernel != SpgemmBinKernel::LongRows ||
@@ -93,8 +98,11 @@ SpgemmLongRowSplitPlan spgemm_long_rows_split_plan(const ExecSpace& space, const
   const std::uint64_t chunk = std::max<std::uint64_t>(
       1, opt.long_row_chunk_products ? opt.long_row_chunk_products : tuning.chunk_products);
   const bool force = opt.long_row_split == SpgemmLongRowSplit::Force;
+  std::uint64_t long_products = 0;
+  for (std::int64_t r = 0; r < nr; ++r) long_products += info_h(2 * r);
   const std::uint64_t threshold = std::max(
-      tuning.split_products, ncols / std::max<std::uint64_t>(1, tuning.columns_per_product));
+      {tuning.split_products, ncols / std::max<std::uint64_t>(1, tuning.columns_per_product),
+       long_products / static_cast<std::uint64_t>(std::max(1, teams))});
   std::vector<O> keep, split;
   std::vector<std::int64_t> split_at;  // positions in the segment
   for (std::int64_t r = 0; r < nr; ++r) {

@@ -122,8 +122,9 @@ SpgemmCounted spgemm_binned_count(const ExecSpace& space, SpgemmHandle<O, F, HD>
                                  sizeof(O) + sizeof(S), cursors);
   // The longest rows spread over several teams each (the last rows of the
   // long bin's range; the bin keeps the others).
-  plan.long_rows.split = Impl::spgemm_long_rows_split_plan(
-      space, v, plan.perm, r.bins, products, ncols, t.long_row_split, opt, t.vector_length);
+  plan.long_rows.split =
+      Impl::spgemm_long_rows_split_plan(space, v, plan.perm, r.bins, products, ncols,
+                                        t.long_row_split, opt, t.vector_length, t.max_slabs);
   mark("symbolic.bin_rows");
   if (!r.bins.empty() && r.bins.back().kernel == Impl::SpgemmBinKernel::LongRows)
     r.slab_bytes = spgemm_plan_long_rows<ExecSpace, S, O, F>(r.bins.back(), stats, t, opt, ncols,
