@@ -81,9 +81,14 @@ inline SpmvArgs parse_spmv_args(const std::vector<std::string>& args) {
         throw UsageError("--algorithm: unknown algorithm '" + name +
                          "' (expected auto, scalar, vector, merge_path, stream or dynamic)");
       }
-    } else if (a == "--format")
-      s.format = parse_format_spec(c.value());  // spk::Error (exit 1) names a bad format
-    else if (a == "--transpose")
+    } else if (a == "--format") {
+      const std::string& name = c.value();
+      try {
+        s.format = parse_format_spec(name);
+      } catch (const Error& e) {
+        throw UsageError(std::string("--format: ") + e.what());
+      }
+    } else if (a == "--transpose")
       s.options.mode = Mode::Transpose;
     else if (a == "--repeat")
       s.repeat = parse_positive_int(a, c.value());

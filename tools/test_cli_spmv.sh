@@ -42,8 +42,8 @@ for fmt in csr ell hyb hyb:1 bsr:1 bsr:2 bsr:3 sell sell:2:4 sell:32:256; do
 done
 check format-generator 0 'format bsr:5' -- "$spk" spmv poisson2d:10 -o "$tmp/p5.mtx" --format bsr:5
 check format-generator-rowsum 0 '^40$' -- sh -c "grep -v '^%' '$tmp/p5.mtx' | tail -n +2 | awk '{s+=\$1} END {print s}'"
-check bad-format 1 "unknown format 'coo'" -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --format coo
-check bad-block-size 1 'block size 17 is outside' -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --format bsr:17
+check bad-format 2 "unknown format 'coo'" -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --format coo
+check bad-block-size 2 'block size 17 is outside' -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --format bsr:17
 check ell-too-narrow 1 'row 0 has 2 entries, more than the ELL width 1.*HYB' -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --format ell:1
 # convert --format writes what the format stores: bsr:2 keeps its blocks' zeros.
 check convert-bsr 0 '' -- "$spk" convert "$tmp/A.mtx" "$tmp/A-bsr.mtx" --format bsr:2
