@@ -17,14 +17,14 @@
 #include <spk_error.hpp>
 #include <spk_execution_spaces.hpp>
 #include <spk_generators.hpp>
-#include <spk_instances.hpp>
 #include <spk_hyb_matrix.hpp>
+#include <spk_instances.hpp>
 #include <spk_load.hpp>
 #include <spk_matrix_market.hpp>
 #include <spk_memory_pool.hpp>
 #include <spk_mirror.hpp>
-#include <spk_settings.hpp>
 #include <spk_sell_matrix.hpp>
+#include <spk_settings.hpp>
 #include <spk_spgemm.hpp>
 #include <spk_spmv.hpp>
 #include <spk_spmv_bsr.hpp>

@@ -28,9 +28,8 @@ using HostMulti = Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace>;
 
 inline const std::vector<spk::SpmvAlgorithm>& algorithms() {
   static const std::vector<spk::SpmvAlgorithm> a = {
-      spk::SpmvAlgorithm::Auto, spk::SpmvAlgorithm::Scalar, spk::SpmvAlgorithm::Vector,
-      spk::SpmvAlgorithm::MergePath, spk::SpmvAlgorithm::Stream,
-      spk::SpmvAlgorithm::Dynamic};
+      spk::SpmvAlgorithm::Auto,      spk::SpmvAlgorithm::Scalar, spk::SpmvAlgorithm::Vector,
+      spk::SpmvAlgorithm::MergePath, spk::SpmvAlgorithm::Stream, spk::SpmvAlgorithm::Dynamic};
   return a;
 }
 

@@ -72,8 +72,8 @@ SpgemmLongRowSplitPlan spgemm_long_rows_split_plan(const ExecSpace& space, const
                                                    int teams) {
   SpgemmLongRowSplitPlan plan;
   // Ranks are 32-bit positions within a row.
-  if (opt.long_row_split == SpgemmLongRowSplit::Off || bins.empty() || bins.back().kernel != SpgemmBinKernel::LongRows ||
-      ncols >= (std::uint64_t(1) << 32))
+  if (opt.long_row_split == SpgemmLongRowSplit::Off || bins.empty() ||
+      bins.back().kernel != SpgemmBinKernel::LongRows || ncols >= (std::uint64_t(1) << 32))
     return plan;
   using O = typename Perm::non_const_value_type;
   SpgemmBin& bin = bins.back();

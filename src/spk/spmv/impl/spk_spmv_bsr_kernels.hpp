@@ -2,8 +2,8 @@
 #pragma once
 
 #include <impl/spk_spmv_kernels.hpp>
-#include <spk_spmv_tuning.hpp>
 #include <spk_bsr_matrix.hpp>
+#include <spk_spmv_tuning.hpp>
 
 namespace spk::Impl {
 
