@@ -6,6 +6,8 @@
 #   scripts/run_fuzz.sh                  each target for 20 s (CI)
 #   scripts/run_fuzz.sh -t 600           each target for 600 s
 #   scripts/run_fuzz.sh -n 3000000       each target for 3,000,000 executions
+#   scripts/run_fuzz.sh -n 200000 -s 1  a reproducible run (CI): fixed
+#                                        executions and random seed
 #   scripts/run_fuzz.sh -t 60 fuzz_dense only the targets named
 #
 # Each target starts from its seed corpus (unit_tests/fuzz/corpus/<name>)
@@ -26,11 +28,13 @@ build=${SPK_FUZZ_BUILD_DIR:-$root/build-fuzz}
 jobs=${SPK_JOBS:-$(nproc)}
 seconds=20
 runs=-1
-while getopts "t:n:" opt; do
+seed=0  # libFuzzer's default: a seed from the clock
+while getopts "t:n:s:" opt; do
   case $opt in
     t) seconds=$OPTARG ;;
     n) runs=$OPTARG; seconds=0 ;;
-    *) sed -n '2,25p' "$0"; exit 2 ;;
+    s) seed=$OPTARG ;;
+    *) sed -n '2,27p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -68,7 +72,7 @@ for t in "${targets[@]}"; do
   [ -f "$dict" ] || dict=$root/unit_tests/fuzz/matrix_market.dict  # (fuzz_dense reads the same format)
   set +e
   "$build/unit_tests/fuzz/$t" "$corpus" "$root/unit_tests/fuzz/corpus/$name" \
-    -dict="$dict" -max_total_time="$seconds" -runs="$runs" \
+    -dict="$dict" -max_total_time="$seconds" -runs="$runs" -seed="$seed" \
     -max_len=8192 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=64 -print_final_stats=1 \
     -artifact_prefix="$findings/" >"$log" 2>&1
   rc=$?

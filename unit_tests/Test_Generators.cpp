@@ -1,6 +1,7 @@
 // Generator specs (host only: generators.*).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <spk_generators.hpp>
 #include <spk_reference_spgemm.hpp>
 #include <spk_validate.hpp>
@@ -263,6 +264,15 @@ TEST(generators, new_bad_specs) {
   expect_msg("powerlaw:100:8:1.5:-1", "is negative");
   expect_msg("powerlaw:100:0.5:1.5:1", "MEAN = 0.5 must be at least 1");
   expect_msg("arrow:10:4", "N >= 8");
+  // Found by fuzz_generator_spec: 1.5·10⁸ dense rows were placed before any
+  // size check; now the K·N dense-row entries are checked first.
+  expect_msg("arrow:022294294483406642:148672969", "does not fit the ordinal type");
+  expect_msg("arrow:2000000000:100", "do not fit the offset type");
+  expect_msg("arrow:222929429:4834062097140526311", "N >= 8");  // 8·K overflowed
+  // Found by fuzz_generator_spec: a Pareto draw past 2^63 was cast to long
+  // long (undefined); lengths are clamped in double, and the means finite.
+  EXPECT_EQ(spk::generate<double>("powerlaw:7:30218446744073709551616050:52:20").nnz(), 7 * 3);
+  EXPECT_THROW(spk::powerlaw<double>(100, HUGE_VAL, 1.5, 1.0), spk::Error);
   expect_msg("prolongator:foo:poisson2d:4", "expected prolongator:agg:SPEC");
   expect_msg("prolongator:sa:random:10:5:2", "not square");
   expect_msg("nosuch:4", "stencil27:N");  // the list of known specs

@@ -440,7 +440,7 @@ inline long long zipf_rank(SplitMix64& g, long long n, double s) {
   else
     x = std::pow(u * (std::pow(static_cast<double>(n) + 1.0, 1.0 - s) - 1.0) + 1.0,
                  1.0 / (1.0 - s));
-  return std::min(n - 1, std::max(0LL, static_cast<long long>(x) - 1));
+  return std::min(n - 1, std::max(0LL, static_cast<long long>(std::min(x, double(n))) - 1));
 }
 
 inline long long gcd_ll(long long a, long long b) {
@@ -650,12 +650,16 @@ CsrMatrix<S, O, F, HostDevice> powerlaw(long long n, double mean, double alpha, 
               " must exceed 1 (a Pareto law with a finite mean)");
   SPK_REQUIRE(mean >= 1.0, Error, "generator spec '", spec, "': MEAN = ", mean,
               " must be at least 1");
+  SPK_REQUIRE(std::isfinite(mean) && std::isfinite(alpha) && std::isfinite(zipf), Error,
+              "generator spec '", spec, "': MEAN, ALPHA and ZIPF must be finite");
   const double xm = mean * (alpha - 1.0) / alpha;
   const long long longest = std::max(1LL, n / 2);
   auto length = [=](long long r) {
     auto g = Impl::row_stream(seed, r, 0x1e47);
     const double x = xm * std::pow(1.0 - g.uniform(), -1.0 / alpha);
-    return std::min(longest, std::max(1LL, static_cast<long long>(x + 0.5)));
+    // Clamped in double: a Pareto draw may exceed any long long.
+    return static_cast<long long>(
+        std::min(static_cast<double>(longest), std::max(1.0, std::floor(x + 0.5))));
   };
   const long long stride = n > 0 ? Impl::spreading_stride(n) : 1;
   return Impl::build_by_rows<S, O, F>(spec, n, n, length, [&](long long r, O* ci, S* va) {
@@ -709,8 +713,12 @@ template <class S = double, class O = int, class F = int>
 CsrMatrix<S, O, F, HostDevice> arrow(long long n, long long k, std::uint64_t seed = 1) {
   const std::string spec =
       "arrow:" + std::to_string(n) + ":" + std::to_string(k) + ":" + std::to_string(seed);
-  SPK_REQUIRE(k >= 1 && n >= 8 * k, Error, "generator spec '", spec,
+  SPK_REQUIRE(k >= 1 && n / 8 >= k, Error, "generator spec '", spec,
               "': needs K >= 1 and N >= 8·K (dense rows and columns apart)");
+  // The K dense rows alone hold K·N entries: checked before the positions
+  // (K of them) or any row is built.
+  Impl::check_generated_size<O, F, S>(spec, n, n,
+                                      Impl::checked_mul(spec, k, n, "dense-row entries (K x N)"));
   const auto dense_rows = Impl::arrow_positions(n, k, false);
   const auto dense_cols = Impl::arrow_positions(n, k, true);
   auto is_dense_row = [&](long long r) {
