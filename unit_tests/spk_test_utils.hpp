@@ -11,6 +11,7 @@
 #include <spk_csr_matrix.hpp>
 #include <spk_generators.hpp>
 #include <spk_mirror.hpp>
+#include <spk_scalar_traits.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -120,12 +121,21 @@ void expect_csr_equal(const MA& A_in, const MB& B_in, double rel_tol = 0,
   }
   for (long long k = 0; k < static_cast<long long>(A.nnz()); ++k) {
     ASSERT_EQ(A.col_idx()(k), B.col_idx()(k)) << what << " col_idx(" << k << ")";
-    const double a = A.values()(k), b = B.values()(k);
-    if (rel_tol == 0) {
-      ASSERT_TRUE(a == b || (std::isnan(a) && std::isnan(b)))
-          << what << " values(" << k << "): " << a << " vs " << b;
+    if constexpr (spk::is_complex_v<typename decltype(A)::scalar_type>) {
+      // Complex values: both parts, with the same rule.
+      const auto za = A.values()(k), zb = B.values()(k);
+      const double scale = rel_tol * std::max<double>(1.0, Kokkos::abs(zb));
+      ASSERT_TRUE(rel_tol == 0 ? za == zb : Kokkos::abs(za - zb) <= scale)
+          << what << " values(" << k << "): (" << za.real() << ", " << za.imag() << ") vs ("
+          << zb.real() << ", " << zb.imag() << ")";
     } else {
-      ASSERT_NEAR(a, b, rel_tol * std::max(1.0, std::abs(b))) << what << " values(" << k << ")";
+      const double a = A.values()(k), b = B.values()(k);
+      if (rel_tol == 0) {
+        ASSERT_TRUE(a == b || (std::isnan(a) && std::isnan(b)))
+            << what << " values(" << k << "): " << a << " vs " << b;
+      } else {
+        ASSERT_NEAR(a, b, rel_tol * std::max(1.0, std::abs(b))) << what << " values(" << k << ")";
+      }
     }
   }
 }

@@ -12,8 +12,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <optional>
 #include <spk.hpp>
@@ -672,4 +674,100 @@ TYPED_TEST(Dist, BadInputThrowsOnEveryRank) {
     EXPECT_THROW(spk::dist::spgemm_symbolic(Space(), h, dA, dB), spk::ShapeMismatch);
   Kokkos::View<double*, D> x("x", rl.local_size() + 1), y("y", rl.local_size());
   EXPECT_THROW(spk::dist::spmv(Space(), 1.0, dA, x, 0.0, y), spk::ShapeMismatch);
+}
+
+namespace {
+
+/// A's pattern with values of scalar S: complex ones get an imaginary part
+/// (0.3·v + 0.1), so a lost or conjugated part shows.
+template <class S>
+spk::CsrMatrix<S, int, int, spk::HostDevice> with_scalar(const HostCsr& A) {
+  spk::CsrMatrix<S, int, int, spk::HostDevice> B("B", A.num_rows(), A.num_cols(), A.nnz());
+  Kokkos::deep_copy(B.row_map(), A.row_map());
+  Kokkos::deep_copy(B.col_idx(), A.col_idx());
+  for (int k = 0; k < A.nnz(); ++k) {
+    const double v = A.values()(k);
+    if constexpr (spk::is_complex_v<S>)
+      B.values()(k) = S(v, 0.3 * v + 0.1);
+    else
+      B.values()(k) = static_cast<S>(v);
+  }
+  return B;
+}
+
+template <class S>
+std::complex<double> as_z(const S& v) {
+  if constexpr (spk::is_complex_v<S>)
+    return {v.real(), v.imag()};
+  else
+    return {static_cast<double>(v), 0.0};
+}
+
+/// Distributed SpMV and SpGEMM with scalar S against a serial product in
+/// complex<double>, with a tolerance of S's precision.
+template <class Device, class S>
+void check_scalar(const HostCsr& A_real, const std::string& what) {
+  using Space = typename spk::device_t<Device>::execution_space;
+  using Z = std::complex<double>;
+  const double eps = std::numeric_limits<spk::real_type_t<S>>::epsilon();
+  const auto A = with_scalar<S>(A_real);
+  auto rl = spk::dist::RowLayout::balanced(world(), A.num_rows());
+  auto dA = spk::dist::DistCsrMatrix<S, int, int, Device>::scatter(A, rl, rl);
+  Kokkos::View<S*, Device> x("x", rl.local_size()), y("y", rl.local_size());
+  auto xh = Kokkos::create_mirror_view(x);
+  auto xval_s = [](long long i) {
+    if constexpr (spk::is_complex_v<S>)
+      return S(xval(i), yval(i));
+    else
+      return static_cast<S>(xval(i));
+  };
+  for (long long i = 0; i < rl.local_size(); ++i) xh(i) = xval_s(rl.begin() + i);
+  Kokkos::deep_copy(x, xh);
+  spk::dist::spmv(Space(), S(1), dA, x, S(0), y);
+  auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  long long bad = 0;
+  for (long long li = 0; li < rl.local_size(); ++li) {
+    const long long i = rl.begin() + li;
+    Z want = 0;
+    double scale = 0;
+    for (int k = A.row_map()(i); k < A.row_map()(i + 1); ++k) {
+      const Z t = as_z(A.values()(k)) * as_z(xval_s(A.col_idx()(k)));
+      want += t;
+      scale += std::abs(t);
+    }
+    bad += !(std::abs(as_z(yh(li)) - want) <= 64 * eps * (1 + scale));
+  }
+  EXPECT_EQ(bad, 0) << what << " spmv";
+  spk::dist::DistSpgemmHandle<S, int, int, Device> h;
+  auto C = spk::dist::spgemm(Space(), h, dA, dA).gather();
+  if (rank() != 0) return;
+  // The reference product, row by row.
+  long long wrong = 0, entries = 0;
+  for (int i = 0; i < A.num_rows(); ++i) {
+    std::map<int, std::pair<Z, double>> row;
+    for (int k = A.row_map()(i); k < A.row_map()(i + 1); ++k)
+      for (int l = A.row_map()(A.col_idx()(k)); l < A.row_map()(A.col_idx()(k) + 1); ++l) {
+        const Z t = as_z(A.values()(k)) * as_z(A.values()(l));
+        row[A.col_idx()(l)].first += t;
+        row[A.col_idx()(l)].second += std::abs(t);
+      }
+    wrong += C.row_map()(i + 1) - C.row_map()(i) != static_cast<int>(row.size());
+    for (int k = C.row_map()(i); k < C.row_map()(i + 1); ++k, ++entries) {
+      const auto it = row.find(C.col_idx()(k));
+      wrong += it == row.end() || !(std::abs(as_z(C.values()(k)) - it->second.first) <=
+                                    64 * eps * (1 + it->second.second));
+    }
+  }
+  EXPECT_EQ(wrong, 0) << what << " spgemm";
+  EXPECT_GT(entries, 0) << what;
+}
+
+}  // namespace
+
+TYPED_TEST(Dist, ComplexAndSinglePrecision) {
+  using D = TypeParam;
+  const auto A = spk::random_uniform(150, 150, 6, 41);
+  check_scalar<D, Kokkos::complex<double>>(A, "complex<double>");
+  check_scalar<D, Kokkos::complex<float>>(A, "complex<float>");
+  check_scalar<D, float>(A, "float");
 }

@@ -5,18 +5,24 @@
 #include <spk_csr_matrix.hpp>
 #include <spk_error.hpp>
 #include <spk_mirror.hpp>
+#include <spk_scalar_traits.hpp>
 #include <spk_spmv_plan.hpp>
 #include <vector>
 
 namespace spk::reference {
 
 /// x and y: host Views of rank 1 or 2 (one column per right-hand side).
-/// β = 0 ignores what y holds.  Accumulates each entry of y in row order.
-template <class S, class O, class F, class D, class X, class Y>
-void spmv(S alpha, const CsrMatrix<S, O, F, D>& A_in, const X& x, S beta, const Y& y,
-          Mode mode = Mode::Normal) {
+/// β = 0 ignores what y holds.  Accumulates each entry of y in row order,
+/// in the accumulation type of spk::spmv (mixed_scalar_t), rounded once.
+template <class SA, class O, class F, class D, class X, class Y>
+void spmv(typename Y::non_const_value_type alpha, const CsrMatrix<SA, O, F, D>& A_in, const X& x,
+          typename Y::non_const_value_type beta, const Y& y, Mode mode = Mode::Normal) {
+  using YS = typename Y::non_const_value_type;
+  using S = mixed_scalar_t<SA, typename X::non_const_value_type, YS>;
+  using Impl::scalar_cast;
   auto A = create_mirror_view_and_copy_host(A_in);
-  const bool t = mode == Mode::Transpose;
+  const bool t = is_transposed(mode);
+  const bool conj = mode == Mode::ConjugateTranspose;
   const long long m = t ? A.num_cols() : A.num_rows();
   const long long n = t ? A.num_rows() : A.num_cols();
   SPK_REQUIRE(static_cast<long long>(x.extent(0)) == n &&
@@ -25,11 +31,11 @@ void spmv(S alpha, const CsrMatrix<S, O, F, D>& A_in, const X& x, S beta, const 
   constexpr bool multi = static_cast<int>(Y::rank) == 2;
   auto X_ = [&](long long i, size_t j) -> S {
     if constexpr (multi)
-      return x(i, j);
+      return scalar_cast<S>(x(i, j));
     else
-      return x(i);
+      return scalar_cast<S>(x(i));
   };
-  auto Y_ = [&](long long i, size_t j) -> S& {
+  auto Y_ = [&](long long i, size_t j) -> YS& {
     if constexpr (multi)
       return y(i, j);
     else
@@ -41,13 +47,16 @@ void spmv(S alpha, const CsrMatrix<S, O, F, D>& A_in, const X& x, S beta, const 
     for (long long i = 0; i < A.num_rows(); ++i)
       for (F k = A.row_map()(i); k < A.row_map()(i + 1); ++k) {
         const long long c = A.col_idx()(k);
+        const S a = Impl::conj_if(scalar_cast<S>(A.values()(k)), conj);
         if (t)
-          acc[c] += A.values()(k) * X_(i, j);
+          acc[c] += a * X_(i, j);
         else
-          acc[i] += A.values()(k) * X_(c, j);
+          acc[i] += a * X_(c, j);
       }
+    const S al = scalar_cast<S>(alpha), be = scalar_cast<S>(beta);
     for (long long i = 0; i < m; ++i)
-      Y_(i, j) = beta == S(0) ? alpha * acc[i] : alpha * acc[i] + beta * Y_(i, j);
+      Y_(i, j) =
+          scalar_cast<YS>(be == S(0) ? al * acc[i] : al * acc[i] + be * scalar_cast<S>(Y_(i, j)));
   }
 }
 

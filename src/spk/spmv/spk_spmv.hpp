@@ -5,7 +5,11 @@
 //   spk::spmv(alpha, A, x, beta, y, options)          // A's execution space
 //   spk::spmv(A, x, y, options)                       // α = 1, β = 0
 //
-// A is a CsrMatrix, CscMatrix or CooMatrix; op(A) is A or Aᵀ (options.mode).
+// A is a CsrMatrix, CscMatrix or CooMatrix; op(A) is A, Aᵀ or Aᴴ
+// (options.mode).  Scalars: A, x and y may hold different precisions, and a
+// real A may multiply complex vectors; the product is summed in
+// mixed_scalar_t (the widest precision, complex if any is) and rounded once
+// into y, which must be complex when A or x is (spk_scalar_traits.hpp).
 // x and y are rank-1 Views, or rank-2 Views with one column per right-hand
 // side.  β = 0 overwrites y without reading it (NaN in y is ignored); α = 0
 // only scales y.  CSR products pick an algorithm (SpmvAlgorithm); transposed
@@ -29,6 +33,15 @@ namespace spk {
 namespace Impl {
 
 template <class T>
+inline constexpr bool is_csr_v = false;
+template <class S, class O, class F, class D>
+inline constexpr bool is_csr_v<CsrMatrix<S, O, F, D>> = true;
+template <class T>
+inline constexpr bool is_csc_v = false;
+template <class S, class O, class F, class D>
+inline constexpr bool is_csc_v<CscMatrix<S, O, F, D>> = true;
+
+template <class T>
 struct is_spmv_matrix : std::false_type {};
 template <class S, class O, class F, class D>
 struct is_spmv_matrix<CsrMatrix<S, O, F, D>> : std::true_type {};
@@ -46,6 +59,10 @@ void spmv_check(const Matrix& A, const X& x, const Y& y, Mode mode) {
                 "spk::spmv: x and y must both be rank-1 or both rank-2 Views");
   static_assert(std::is_same_v<typename Y::value_type, typename Y::non_const_value_type>,
                 "spk::spmv: y must be a View of non-const values");
+  static_assert(
+      is_complex_v<typename Y::value_type> ||
+          !(is_complex_v<typename Matrix::scalar_type> || is_complex_v<typename X::value_type>),
+      "spk::spmv: y must hold complex values when A or x does");
   static_assert(is_accessible_v<ExecSpace, typename Matrix::memory_space>,
                 "spk::spmv: the execution space cannot access the matrix's memory space "
                 "(copy it with spk::create_mirror_view_and_copy(space, A))");
@@ -55,10 +72,10 @@ void spmv_check(const Matrix& A, const X& x, const Y& y, Mode mode) {
   static_assert(is_accessible_v<ExecSpace, typename Y::memory_space>,
                 "spk::spmv: the execution space cannot access y's memory space "
                 "(copy it with Kokkos::create_mirror_view_and_copy)");
-  const bool t = mode == Mode::Transpose;
+  const bool t = is_transposed(mode);
   const long long in = t ? A.num_rows() : A.num_cols();
   const long long out = t ? A.num_cols() : A.num_rows();
-  const char* op = t ? "A^T" : "A";
+  const char* op = mode == Mode::ConjugateTranspose ? "A^H" : t ? "A^T" : "A";
   SPK_REQUIRE(static_cast<long long>(x.extent(0)) == in, ShapeMismatch, "spk::spmv: ", op, " is ",
               out, " x ", in, " (A is ", +A.num_rows(), " x ", +A.num_cols(), ") but x ",
               x.label().empty() ? "" : "'", x.label(), x.label().empty() ? "" : "' ", "has ",
@@ -85,16 +102,19 @@ auto spmv_random_access(const X& x) {
 template <class RowMap, class Cols, class Vals, class X, class Y>
 auto spmv_data(const RowMap& rm, const Cols& c, const Vals& v, const X& x, const Y& y,
                typename Y::non_const_value_type alpha, typename Y::non_const_value_type beta,
-               long long num_rows) {
+               long long num_rows, bool conj = false) {
   auto xr = spmv_random_access(x);
   using D = SpmvCsrData<RowMap, Cols, Vals, decltype(xr), Y>;
-  return D{rm, c, v, xr, y, alpha, beta, num_rows, num_vecs(y)};
+  using S = typename D::S;
+  return D{rm,       c,           v,   xr, y, scalar_cast<S>(alpha), scalar_cast<S>(beta),
+           num_rows, num_vecs(y), conj};
 }
 
-/// The CSR-shaped product, normal or scatter (transpose) form.
+/// The CSR-shaped product, normal or scatter (transpose) form; `conj`
+/// conjugates A's values.
 template <class ExecSpace, class RowMap, class Cols, class Vals, class X, class Y, class Plan>
 void spmv_csr_shaped(const ExecSpace& space, Plan* plan, const SpmvOptions& opt,
-                     const SpmvRowStats& cheap, bool scatter, long long nnz,
+                     const SpmvRowStats& cheap, bool scatter, bool conj, long long nnz,
                      typename Y::non_const_value_type alpha, const RowMap& rm, const Cols& c,
                      const Vals& v, const X& x, typename Y::non_const_value_type beta, const Y& y,
                      long long num_rows) {
@@ -104,13 +124,14 @@ void spmv_csr_shaped(const ExecSpace& space, Plan* plan, const SpmvOptions& opt,
     spmv_scale(space, y, beta);
     return;
   }
-  auto d = spmv_data(rm, c, v, x, y, alpha, beta, num_rows);
+  auto d = spmv_data(rm, c, v, x, y, alpha, beta, num_rows, conj);
   if (scatter) {
     spmv_scale(space, y, beta);
     spmv_csr_scatter(space, d);
     return;
   }
-  using CV = Kokkos::View<S**, Kokkos::LayoutLeft, typename Y::memory_space>;
+  // Merge-path carries hold partial sums, in the accumulation type.
+  using CV = Kokkos::View<typename decltype(d)::S**, Kokkos::LayoutLeft, typename Y::memory_space>;
   using CR = Kokkos::View<typename Cols::non_const_value_type*, typename Y::memory_space>;
   if constexpr (!std::is_same_v<Plan, void>) {
     if (plan != nullptr) {
@@ -121,7 +142,10 @@ void spmv_csr_shaped(const ExecSpace& space, Plan* plan, const SpmvOptions& opt,
         return;
       }
       if (plan->algorithm() == SpmvAlgorithm::MergePath) {
-        vals = plan->carry_values(num_vecs(y));
+        // The plan keeps carries of A's scalar type; products that sum in
+        // another type (mixed precision) allocate theirs per call.
+        if constexpr (std::is_same_v<typename Plan::scalar_type, typename CV::value_type>)
+          vals = plan->carry_values(num_vecs(y));
         rows = plan->carry_rows();
       }
       spmv_csr_launch(space, plan->launch(), d, nnz, rows, vals, CR(plan->segment_rows()));
@@ -147,6 +171,28 @@ void spmv_csr_shaped(const ExecSpace& space, Plan* plan, const SpmvOptions& opt,
   spmv_csr_launch(space, L, d, nnz, CR(), CV(), CR());
 }
 
+/// When `scatters` and y is narrower than the accumulation type, runs the
+/// product through a temporary of that type (spmv_through_accumulator) and
+/// returns true; otherwise returns false and the caller runs it in y.
+template <class ExecSpace, class Matrix, class X, class Y>
+bool spmv_scatter_via_accumulator(const ExecSpace& space, typename Y::non_const_value_type alpha,
+                                  const Matrix& A, const X& x,
+                                  typename Y::non_const_value_type beta, const Y& y,
+                                  const SpmvOptions& options, bool scatters) {
+  using YS = typename Y::non_const_value_type;
+  using S = mixed_scalar_t<typename Matrix::scalar_type, typename X::non_const_value_type, YS>;
+  if constexpr (spmv_scatter_needs_accumulator_v<S, YS>) {
+    if (scatters && y.extent(0) > 0) {
+      spmv_through_accumulator<S>(space, alpha, beta, y, [&](S a, const auto& w) {
+        spmv(space, a, A, x, S(0), w, options);
+      });
+      return true;
+    }
+  }
+  (void)space, (void)alpha, (void)A, (void)x, (void)beta, (void)y, (void)options, (void)scatters;
+  return false;
+}
+
 }  // namespace Impl
 
 /// y := α·op(A)·x + β·y on `space` (see the top of this file).
@@ -157,14 +203,18 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha, const 
           const X& x, typename Y::non_const_value_type beta, const Y& y,
           const SpmvOptions& options = {}) {
   Impl::spmv_check<ExecSpace>(A, x, y, options.mode);
-  const bool t = options.mode == Mode::Transpose;
+  const bool t = is_transposed(options.mode);
+  const bool conj = options.mode == Mode::ConjugateTranspose;
+  // CSR scatters for Aᵀ and Aᴴ, CSC for A, COO always.
+  const bool scatters = Impl::is_csr_v<Matrix> ? t : Impl::is_csc_v<Matrix> ? !t : true;
+  if (Impl::spmv_scatter_via_accumulator(space, alpha, A, x, beta, y, options, scatters)) return;
   if constexpr (std::is_same_v<
                     Matrix,
                     CsrMatrix<typename Matrix::scalar_type, typename Matrix::ordinal_type,
                               typename Matrix::offset_type, typename Matrix::device_type>>) {
-    Impl::spmv_csr_shaped<ExecSpace>(space, static_cast<SpmvPlan<Matrix>*>(nullptr), options,
-                                     Impl::spmv_cheap_stats(A), t, A.nnz(), alpha, A.row_map(),
-                                     A.col_idx(), A.values(), x, beta, y, A.num_rows());
+    Impl::spmv_csr_shaped<ExecSpace>(
+        space, static_cast<SpmvPlan<Matrix>*>(nullptr), options, Impl::spmv_cheap_stats(A), t, conj,
+        A.nnz(), alpha, A.row_map(), A.col_idx(), A.values(), x, beta, y, A.num_rows());
   } else if constexpr (std::is_same_v<
                            Matrix,
                            CscMatrix<typename Matrix::scalar_type, typename Matrix::ordinal_type,
@@ -181,7 +231,7 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha, const 
             SpmvPlan<CsrMatrix<typename Matrix::scalar_type, typename Matrix::ordinal_type,
                                typename Matrix::offset_type, typename Matrix::device_type>>*>(
             nullptr),
-        options, cheap, !t, A.nnz(), alpha, A.col_map(), A.row_idx(), A.values(), x, beta, y,
+        options, cheap, !t, conj, A.nnz(), alpha, A.col_map(), A.row_idx(), A.values(), x, beta, y,
         A.num_cols());
   } else {
     using S = typename Y::non_const_value_type;
@@ -190,9 +240,9 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha, const 
     if (alpha == S(0) || A.nnz() == 0) return;
     auto xr = Impl::spmv_random_access(x);
     if (t)
-      Impl::spmv_coo(space, A.col_idx(), A.row_idx(), A.values(), xr, y, alpha);
+      Impl::spmv_coo(space, A.col_idx(), A.row_idx(), A.values(), xr, y, alpha, conj);
     else
-      Impl::spmv_coo(space, A.row_idx(), A.col_idx(), A.values(), xr, y, alpha);
+      Impl::spmv_coo(space, A.row_idx(), A.col_idx(), A.values(), xr, y, alpha, false);
   }
 }
 
@@ -205,9 +255,14 @@ void spmv(const ExecSpace& space, SpmvPlan<Matrix>& plan, typename Y::non_const_
           const Matrix& A, const X& x, typename Y::non_const_value_type beta, const Y& y,
           Mode mode = Mode::Normal) {
   Impl::spmv_check<ExecSpace>(A, x, y, mode);
+  SpmvOptions scatter_options = plan.options();
+  scatter_options.mode = mode;
+  if (Impl::spmv_scatter_via_accumulator(space, alpha, A, x, beta, y, scatter_options,
+                                         is_transposed(mode)))
+    return;
   plan.prepare(space, A, plan.options());
-  Impl::spmv_csr_shaped<ExecSpace>(space, &plan, plan.options(), plan.stats(),
-                                   mode == Mode::Transpose, A.nnz(), alpha, A.row_map(),
+  Impl::spmv_csr_shaped<ExecSpace>(space, &plan, plan.options(), plan.stats(), is_transposed(mode),
+                                   mode == Mode::ConjugateTranspose, A.nnz(), alpha, A.row_map(),
                                    A.col_idx(), A.values(), x, beta, y, A.num_rows());
 }
 

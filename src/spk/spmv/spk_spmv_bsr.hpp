@@ -25,7 +25,8 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha,
   Impl::spmv_check<ExecSpace>(A, x, y, options.mode);
   using T = typename Y::non_const_value_type;
   if (y.extent(0) == 0 || Impl::num_vecs(y) == 0) return;
-  const bool t = options.mode == Mode::Transpose;
+  const bool t = is_transposed(options.mode);
+  if (Impl::spmv_scatter_via_accumulator(space, alpha, A, x, beta, y, options, t)) return;
   if (alpha == T(0) || A.num_blocks() == 0 || t) Impl::spmv_scale(space, y, beta);
   if (alpha == T(0) || A.num_blocks() == 0) return;
   auto xr = Impl::spmv_random_access(x);
@@ -37,13 +38,14 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha,
                A.values(),
                xr,
                y,
-               alpha,
-               beta,
+               Impl::scalar_cast<typename Data::S>(alpha),
+               Impl::scalar_cast<typename Data::S>(beta),
                A.num_rows(),
                A.num_cols(),
                A.num_block_rows(),
                A.block_size(),
-               Impl::num_vecs(y)};
+               Impl::num_vecs(y),
+               options.mode == Mode::ConjugateTranspose};
   if (t)
     Impl::spmv_bsr_transpose(space, d);
   else

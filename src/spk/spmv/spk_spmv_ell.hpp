@@ -19,11 +19,13 @@ namespace Impl {
 template <class ExecSpace, class S, class O, class F, class D, class X, class Y>
 void spmv_ell_part(const ExecSpace& space, typename Y::non_const_value_type alpha,
                    const EllMatrix<S, O, F, D>& A, const X& x,
-                   typename Y::non_const_value_type beta, const Y& y, bool transpose) {
+                   typename Y::non_const_value_type beta, const Y& y, bool transpose, bool conj) {
   auto xr = spmv_random_access(x);
   using M = EllMatrix<S, O, F, D>;
   using Data = SpmvEllData<typename M::index_type, typename M::values_type, decltype(xr), Y>;
-  const Data d{A.col_idx(), A.values(), xr, y, alpha, beta, A.num_rows(), A.width(), num_vecs(y)};
+  using T = typename Data::S;
+  const Data d{A.col_idx(),          A.values(),   xr,        y,           scalar_cast<T>(alpha),
+               scalar_cast<T>(beta), A.num_rows(), A.width(), num_vecs(y), conj};
   if (transpose)
     spmv_ell_transpose(space, d);
   else
@@ -40,10 +42,12 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha,
   Impl::spmv_check<ExecSpace>(A, x, y, options.mode);
   using T = typename Y::non_const_value_type;
   if (y.extent(0) == 0 || Impl::num_vecs(y) == 0) return;
-  const bool t = options.mode == Mode::Transpose;
+  const bool t = is_transposed(options.mode);
+  const bool conj = options.mode == Mode::ConjugateTranspose;
+  if (Impl::spmv_scatter_via_accumulator(space, alpha, A, x, beta, y, options, t)) return;
   if (alpha == T(0) || A.nnz() == 0 || t) Impl::spmv_scale(space, y, beta);
   if (alpha == T(0) || A.nnz() == 0) return;
-  Impl::spmv_ell_part(space, alpha, A, x, beta, y, t);
+  Impl::spmv_ell_part(space, alpha, A, x, beta, y, t, conj);
 }
 
 template <class ExecSpace, class S, class O, class F, class D, class X, class Y,
@@ -54,18 +58,23 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha,
   Impl::spmv_check<ExecSpace>(A, x, y, options.mode);
   using T = typename Y::non_const_value_type;
   if (y.extent(0) == 0 || Impl::num_vecs(y) == 0) return;
-  const bool t = options.mode == Mode::Transpose;
+  const bool t = is_transposed(options.mode);
+  const bool conj = options.mode == Mode::ConjugateTranspose;
+  // The COO part scatters in both modes.
+  if (Impl::spmv_scatter_via_accumulator(space, alpha, A, x, beta, y, options,
+                                         t || A.coo().nnz() > 0))
+    return;
   const bool ell_rows = A.ell().nnz() > 0 && !t;
   if (alpha == T(0) || !ell_rows) Impl::spmv_scale(space, y, beta);
   if (alpha == T(0)) return;
-  if (A.ell().nnz() > 0) Impl::spmv_ell_part(space, alpha, A.ell(), x, beta, y, t);
+  if (A.ell().nnz() > 0) Impl::spmv_ell_part(space, alpha, A.ell(), x, beta, y, t, conj);
   if (A.coo().nnz() == 0) return;
   const auto& c = A.coo();
   auto xr = Impl::spmv_random_access(x);
   if (t)
-    Impl::spmv_coo(space, c.col_idx(), c.row_idx(), c.values(), xr, y, alpha);
+    Impl::spmv_coo(space, c.col_idx(), c.row_idx(), c.values(), xr, y, alpha, conj);
   else
-    Impl::spmv_coo(space, c.row_idx(), c.col_idx(), c.values(), xr, y, alpha);
+    Impl::spmv_coo(space, c.row_idx(), c.col_idx(), c.values(), xr, y, alpha, false);
 }
 
 template <class S, class O, class F, class D, class X, class Y>

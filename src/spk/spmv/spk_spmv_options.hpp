@@ -21,8 +21,12 @@ enum class SpmvAlgorithm {
   Dynamic     ///< chunks of rows handed out through an atomic counter (LightSpMV)
 };
 
-/// Whether spmv multiplies by A or by its transpose.
-enum class Mode { Normal, Transpose };
+/// Whether spmv multiplies by A, its transpose Aᵀ or its conjugate
+/// transpose Aᴴ (the same as Aᵀ for real scalars).
+enum class Mode { Normal, Transpose, ConjugateTranspose };
+
+/// Whether `mode` multiplies by a transpose (Aᵀ or Aᴴ).
+constexpr bool is_transposed(Mode mode) { return mode != Mode::Normal; }
 
 inline const char* to_string(SpmvAlgorithm a) {
   switch (a) {

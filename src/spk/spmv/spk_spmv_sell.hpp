@@ -23,14 +23,26 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha,
   using T = typename Y::non_const_value_type;
   using M = SellMatrix<S, O, F, D>;
   if (y.extent(0) == 0 || Impl::num_vecs(y) == 0) return;
-  const bool t = options.mode == Mode::Transpose;
+  const bool t = is_transposed(options.mode);
+  if (Impl::spmv_scatter_via_accumulator(space, alpha, A, x, beta, y, options, t)) return;
   if (alpha == T(0) || A.nnz() == 0 || t) Impl::spmv_scale(space, y, beta);
   if (alpha == T(0) || A.nnz() == 0) return;
   auto xr = Impl::spmv_random_access(x);
   using Data = Impl::SpmvSellData<typename M::index_type, typename M::slice_ptr_type,
                                   typename M::index_type, typename M::values_type, decltype(xr), Y>;
-  const Data d{A.perm(), A.slice_ptr(), A.col_idx(),      A.values(),       xr, y, alpha,
-               beta,     A.num_rows(),  A.slice_height(), Impl::num_vecs(y)};
+  using Acc = typename Data::S;
+  const Data d{A.perm(),
+               A.slice_ptr(),
+               A.col_idx(),
+               A.values(),
+               xr,
+               y,
+               Impl::scalar_cast<Acc>(alpha),
+               Impl::scalar_cast<Acc>(beta),
+               A.num_rows(),
+               A.slice_height(),
+               Impl::num_vecs(y),
+               options.mode == Mode::ConjugateTranspose};
   if (t)
     Impl::spmv_sell_transpose(space, d);
   else

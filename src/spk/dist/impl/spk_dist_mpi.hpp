@@ -91,14 +91,20 @@ inline int mpi_count(long long n, const char* what) {
   return static_cast<int>(n);
 }
 
+/// The MPI datatype of a value (reductions; the exchanges move bytes).
 template <class T>
 MPI_Datatype mpi_type() {
   if constexpr (std::is_same_v<T, double>) return MPI_DOUBLE;
   if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
   if constexpr (std::is_same_v<T, long long>) return MPI_LONG_LONG;
   if constexpr (std::is_same_v<T, int>) return MPI_INT;
+  // Kokkos::complex<R> is laid out as C's R _Complex: {real, imaginary}.
+  if constexpr (std::is_same_v<T, Kokkos::complex<double>>) return MPI_C_DOUBLE_COMPLEX;
+  if constexpr (std::is_same_v<T, Kokkos::complex<float>>) return MPI_C_FLOAT_COMPLEX;
   static_assert(std::is_same_v<T, double> || std::is_same_v<T, float> ||
-                    std::is_same_v<T, long long> || std::is_same_v<T, int>,
+                    std::is_same_v<T, long long> || std::is_same_v<T, int> ||
+                    std::is_same_v<T, Kokkos::complex<double>> ||
+                    std::is_same_v<T, Kokkos::complex<float>>,
                 "spk::dist::Impl::mpi_type: unsupported type");
   return MPI_DATATYPE_NULL;
 }

@@ -9,7 +9,9 @@ namespace spk::Impl {
 
 template <class RowMap, class Cols, class Vals, class X, class Y>
 struct SpmvBsrData {
-  using S = typename Y::non_const_value_type;
+  using YS = typename Y::non_const_value_type;
+  using S =
+      mixed_scalar_t<typename Vals::non_const_value_type, typename X::non_const_value_type, YS>;
   RowMap row_map;
   Cols cols;
   Vals vals;
@@ -18,6 +20,7 @@ struct SpmvBsrData {
   S alpha, beta;
   long long m, n, num_block_rows;
   int b, nv;
+  bool conj = false;  // Aᴴ: conjugate A's values
 };
 
 /// Host: one thread per block row, the b row sums in registers.
@@ -38,7 +41,7 @@ struct SpmvBsrHostFunctor {
         const auto* blk = &d.vals(k * bb);
         for (int r = 0; r < rows; ++r) {
           S s = 0;
-          for (int c = 0; c < cols; ++c) s += S(blk[r * b + c]) * vec_at(d.x, c0 + c, j);
+          for (int c = 0; c < cols; ++c) s += spmv_value(d, blk[r * b + c]) * spmv_x(d, c0 + c, j);
           acc[r] += s;
         }
       }
@@ -72,7 +75,7 @@ struct SpmvBsrTeamFunctor {
               const long long k = k0 + l / b;
               const int c = static_cast<int>(l % b);
               const long long col = static_cast<long long>(d.cols(k)) * b + c;
-              if (col < d.n) s += S(d.vals(k * bb + r * b + c)) * vec_at(d.x, col, j);
+              if (col < d.n) s += spmv_value(d, d.vals(k * bb + r * b + c)) * spmv_x(d, col, j);
             },
             sum);
         Kokkos::single(Kokkos::PerThread(t),
@@ -118,7 +121,7 @@ void spmv_bsr_transpose(const ExecSpace& space, const D& d) {
             for (int c = 0; c < cols; ++c) {
               S s = 0;
               for (int r = 0; r < rows; ++r)
-                s += S(d.vals(k * bb + r * b + c)) * vec_at(d.x, I * b + r, j);
+                s += spmv_value(d, d.vals(k * bb + r * b + c)) * spmv_x(d, I * b + r, j);
               add_to<atomic>(vec_at(d.y, c0 + c, j), d.alpha * s);
             }
           }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <spk_compat.hpp>
+#include <spk_scalar_traits.hpp>
 #include <spk_spmv_plan.hpp>
 
 namespace spk::Impl {
@@ -38,24 +39,44 @@ inline constexpr bool spmv_needs_atomics_v =
     true;
 #endif
 
-template <bool Atomic, class T>
-KOKKOS_FORCEINLINE_FUNCTION void add_to(T& dst, const T& v) {
+/// dst += v (converted to dst's type), atomically when Atomic.
+template <bool Atomic, class T, class V>
+KOKKOS_FORCEINLINE_FUNCTION void add_to(T& dst, const V& v) {
   if constexpr (Atomic)
-    Kokkos::atomic_add(&dst, v);
+    atomic_add_scalar(&dst, scalar_cast<T>(v));
   else
-    dst += v;
+    dst += scalar_cast<T>(v);
 }
 
-/// y := α·sum + β·y, where β = 0 must not read y (it may hold NaN).
-template <class S>
-KOKKOS_FORCEINLINE_FUNCTION void axpby_store(S& y, const S& sum, const S& alpha, const S& beta) {
-  y = beta == S(0) ? alpha * sum : alpha * sum + beta * y;
+/// y := α·sum + β·y in the accumulation type S, rounded once to y's type;
+/// β = 0 must not read y (it may hold NaN).
+template <class YS, class S>
+KOKKOS_FORCEINLINE_FUNCTION void axpby_store(YS& y, const S& sum, const S& alpha, const S& beta) {
+  y = scalar_cast<YS>(beta == S(0) ? alpha * sum : alpha * sum + beta * scalar_cast<S>(y));
 }
 
-/// Common data of the row-oriented kernels.
+/// A value of A (from any of the formats' kernel data D) in D's
+/// accumulation type, conjugated when D asks for it.
+template <class D, class V>
+KOKKOS_FORCEINLINE_FUNCTION typename D::S spmv_value(const D& d, const V& v) {
+  return conj_if(scalar_cast<typename D::S>(v), d.conj);
+}
+
+/// x(c) (column j) in D's accumulation type.
+template <class D>
+KOKKOS_FORCEINLINE_FUNCTION typename D::S spmv_x(const D& d, long long c, int j) {
+  return scalar_cast<typename D::S>(vec_at(d.x, c, j));
+}
+
+/// Common data of the row-oriented kernels.  S is the accumulation type
+/// (mixed_scalar_t of A's, x's and y's values); `conj` conjugates A's values
+/// (the conjugate transpose runs the row kernels on CSC-shaped data or the
+/// scatter kernel on CSR-shaped data with conjugated values).
 template <class RowMap, class Cols, class Vals, class X, class Y>
 struct SpmvCsrData {
-  using S = typename Y::non_const_value_type;
+  using YS = typename Y::non_const_value_type;
+  using S =
+      mixed_scalar_t<typename Vals::non_const_value_type, typename X::non_const_value_type, YS>;
   using F = typename RowMap::non_const_value_type;
   using O = typename Cols::non_const_value_type;
   using x_type = X;
@@ -69,11 +90,18 @@ struct SpmvCsrData {
   S alpha, beta;
   long long num_rows;
   int nv;  // right-hand sides (1 for rank-1)
+  bool conj = false;
 
   KOKKOS_FORCEINLINE_FUNCTION int vecs() const { return multi ? nv : 1; }
+  /// A's entry k in the accumulation type, conjugated when asked.
+  KOKKOS_FORCEINLINE_FUNCTION S value(F k) const { return conj_if(scalar_cast<S>(vals(k)), conj); }
+  KOKKOS_FORCEINLINE_FUNCTION S x_at(long long c, int j) const {
+    return scalar_cast<S>(vec_at(x, c, j));
+  }
+  KOKKOS_FORCEINLINE_FUNCTION S product(F k, int j) const { return value(k) * x_at(cols(k), j); }
   KOKKOS_FORCEINLINE_FUNCTION S dot(F k0, F k1, int j) const {
-    S sum = 0;
-    for (F k = k0; k < k1; ++k) sum += S(vals(k)) * vec_at(x, cols(k), j);
+    S sum = S(0);
+    for (F k = k0; k < k1; ++k) sum += product(k, j);
     return sum;
   }
 };
@@ -100,6 +128,7 @@ struct SpmvScalarFunctor {
 template <class D, class Starts>
 struct SpmvHostRowBlockFunctor {
   using S = typename D::S;
+  using YS = typename D::YS;
   using F = typename D::F;
   using O = typename D::O;
   D d;
@@ -121,8 +150,11 @@ struct SpmvHostRowBlockFunctor {
     const O* KOKKOS_RESTRICT ci = d.cols.data();
     const auto* KOKKOS_RESTRICT va = d.vals.data();
     const auto* KOKKOS_RESTRICT xp = d.x.data();
-    S* KOKKOS_RESTRICT yp = d.y.data();
+    YS* KOKKOS_RESTRICT yp = d.y.data();
     const S alpha = d.alpha, beta = d.beta;
+    const bool conj = d.conj;
+    // A's value times x in S (a no-op conversion when all three types agree).
+    auto p = [&](F q) { return conj_if(scalar_cast<S>(va[q]), conj) * scalar_cast<S>(xp[ci[q]]); };
     F k = rp[i0];
     for (long long i = i0; i < i1; ++i) {
       const F end = rp[i + 1];
@@ -133,20 +165,20 @@ struct SpmvHostRowBlockFunctor {
         // (fewer branches to mispredict).
         S s1 = 0, s2 = 0, s3 = 0;
         for (; end - k > 3; k += 4) {
-          sum += S(va[k]) * xp[ci[k]];
-          s1 += S(va[k + 1]) * xp[ci[k + 1]];
-          s2 += S(va[k + 2]) * xp[ci[k + 2]];
-          s3 += S(va[k + 3]) * xp[ci[k + 3]];
+          sum += p(k);
+          s1 += p(k + 1);
+          s2 += p(k + 2);
+          s3 += p(k + 3);
         }
-        for (; k < end; ++k) sum += S(va[k]) * xp[ci[k]];
+        for (; k < end; ++k) sum += p(k);
         sum = (sum + s1) + (s2 + s3);
       } else {
-        for (; k < end; ++k) sum += S(va[k]) * xp[ci[k]];
+        for (; k < end; ++k) sum += p(k);
       }
       if constexpr (Beta0)
-        yp[i] = alpha * sum;
+        yp[i] = scalar_cast<YS>(alpha * sum);
       else
-        yp[i] = alpha * sum + beta * yp[i];
+        yp[i] = scalar_cast<YS>(alpha * sum + beta * scalar_cast<S>(yp[i]));
     }
   }
 
@@ -182,9 +214,7 @@ struct SpmvVectorFunctor {
   int lanes;            // the launched vector length
   int rows_per_thread;  // rows per lane group
 
-  KOKKOS_FORCEINLINE_FUNCTION S product(F k, int j) const {
-    return S(d.vals(k)) * vec_at(d.x, d.cols(k), j);
-  }
+  KOKKOS_FORCEINLINE_FUNCTION S product(F k, int j) const { return d.product(k, j); }
 
   /// Sum of entries k, k + lanes, k + 2·lanes, ... before end.
   KOKKOS_FORCEINLINE_FUNCTION S lane_sum(F k, const F end, int j) const {
@@ -279,11 +309,11 @@ struct SpmvMergePathFunctor {
       S sum = 0;
       for (long long i = i0; i < i1; ++i) {
         const F end = d.row_map(i + 1);
-        for (; k < end; ++k) sum += S(d.vals(k)) * vec_at(d.x, d.cols(k), j);
+        for (; k < end; ++k) sum += d.product(k, j);
         axpby_store(vec_at(d.y, i, j), sum, d.alpha, d.beta);
         sum = 0;
       }
-      for (; k < static_cast<F>(k1); ++k) sum += S(d.vals(k)) * vec_at(d.x, d.cols(k), j);
+      for (; k < static_cast<F>(k1); ++k) sum += d.product(k, j);
       carry_vals(seg, j) = sum;
     }
     carry_rows(seg) = static_cast<typename CarryRows::non_const_value_type>(i1);
@@ -338,9 +368,8 @@ struct SpmvMergeTileFunctor {
     });
     for (int j = 0; j < d.vecs(); ++j) {
       if (j > 0) m.team_barrier();  // the previous column's sums are done
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, k1 - k0), [&](const F l) {
-        prod(l) = S(d.vals(k0 + l)) * vec_at(d.x, d.cols(k0 + l), j);
-      });
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, k1 - k0),
+                           [&](const F l) { prod(l) = d.product(k0 + l, j); });
       m.team_barrier();
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nrows), [&](const long long r) {
         S sum = 0;
@@ -381,9 +410,7 @@ struct SpmvStreamFunctor {
 
   static size_t scratch_bytes(long long capacity) { return Products::shmem_size(capacity); }
 
-  KOKKOS_FORCEINLINE_FUNCTION S product(F k, int j) const {
-    return S(d.vals(k)) * vec_at(d.x, d.cols(k), j);
-  }
+  KOKKOS_FORCEINLINE_FUNCTION S product(F k, int j) const { return d.product(k, j); }
 
   /// Rows of more entries than scratch holds, one after another, each
   /// reduced by the whole team from global memory.
@@ -504,8 +531,7 @@ struct SpmvDynamicFunctor {
           S sum = 0;
           Kokkos::parallel_reduce(
               Kokkos::ThreadVectorRange(t, len),
-              [&](const F l, S& s) { s += S(d.vals(k0 + l)) * vec_at(d.x, d.cols(k0 + l), j); },
-              sum);
+              [&](const F l, S& s) { s += d.product(k0 + l, j); }, sum);
           Kokkos::single(Kokkos::PerThread(t),
                          [&]() { axpby_store(vec_at(d.y, i, j), sum, d.alpha, d.beta); });
         }
@@ -558,25 +584,62 @@ void spmv_csr_scatter(const ExecSpace& space, const D& d) {
       KOKKOS_LAMBDA(const long long i) {
         using S = typename D::S;
         for (int j = 0; j < d.vecs(); ++j) {
-          const S xi = d.alpha * vec_at(d.x, i, j);
+          const S xi = d.alpha * d.x_at(i, j);
           for (auto k = d.row_map(i); k < d.row_map(i + 1); ++k)
-            add_to<atomic>(vec_at(d.y, d.cols(k), j), S(d.vals(k)) * xi);
+            add_to<atomic>(vec_at(d.y, d.cols(k), j), d.value(k) * xi);
         }
       });
 }
 
-/// COO: y(row_k) += α·a_k·x(col_k) with atomics.  Call spmv_scale first.
-template <class ExecSpace, class Rows, class Cols, class Vals, class X, class Y, class S>
+/// COO: y(row_k) += α·a_k·x(col_k) with atomics (a_k conjugated when
+/// `conj`), summed in mixed_scalar_t.  Call spmv_scale first.
+template <class ExecSpace, class Rows, class Cols, class Vals, class X, class Y, class YS>
 void spmv_coo(const ExecSpace& space, const Rows& rows, const Cols& cols, const Vals& vals,
-              const X& x, const Y& y, const S alpha) {
+              const X& x, const Y& y, const YS alpha_in, const bool conj) {
+  using S = mixed_scalar_t<typename Vals::non_const_value_type, typename X::non_const_value_type,
+                           typename Y::non_const_value_type>;
   constexpr bool atomic = spmv_needs_atomics_v<ExecSpace>;
   const int nv = num_vecs(y);
+  const S alpha = scalar_cast<S>(alpha_in);
   Kokkos::parallel_for(
       "spk::spmv.coo", Kokkos::RangePolicy<ExecSpace>(space, 0, vals.extent(0)),
       KOKKOS_LAMBDA(const long long k) {
-        const S a = alpha * S(vals(k));
+        const S a = alpha * conj_if(scalar_cast<S>(vals(k)), conj);
         for (int j = 0; j < (static_cast<int>(Y::rank) == 1 ? 1 : nv); ++j)
-          add_to<atomic>(vec_at(y, rows(k), j), a * vec_at(x, cols(k), j));
+          add_to<atomic>(vec_at(y, rows(k), j), a * scalar_cast<S>(vec_at(x, cols(k), j)));
+      });
+}
+
+/// Whether a product into y of value type YS must sum in a temporary:
+/// the scatter kernels add each term into y, so when y's type is narrower
+/// than the accumulation type S (a double matrix with float vectors) the
+/// terms go into a View of S first and y is rounded once.
+template <class S, class YS>
+inline constexpr bool spmv_scatter_needs_accumulator_v = !std::is_same_v<S, YS>;
+
+/// y := α·op(A)·x + β·y through a temporary of the accumulation type S:
+/// `product(alpha, w)` must compute w := α·op(A)·x (w zeroed); then
+/// y := w + β·y, rounded once.
+template <class S, class ExecSpace, class Y, class Product>
+void spmv_through_accumulator(const ExecSpace& space, typename Y::non_const_value_type alpha,
+                              typename Y::non_const_value_type beta, const Y& y,
+                              Product&& product) {
+  using YS = typename Y::non_const_value_type;
+  using W = Kokkos::View<S**, Kokkos::LayoutLeft, typename Y::memory_space>;
+  const int nv = num_vecs(y);
+  W w(Kokkos::ViewAllocateWithoutInitializing("spk::spmv.accumulator"), y.extent(0), nv);
+  if constexpr (static_cast<int>(Y::rank) == 1)
+    product(scalar_cast<S>(alpha), Kokkos::subview(w, Kokkos::ALL, 0));
+  else
+    product(scalar_cast<S>(alpha), w);
+  const S b = scalar_cast<S>(beta);
+  Kokkos::parallel_for(
+      "spk::spmv.accumulator_store", Kokkos::RangePolicy<ExecSpace>(space, 0, y.extent(0)),
+      KOKKOS_LAMBDA(const long long i) {
+        for (int j = 0; j < nv; ++j) {
+          YS& v = vec_at(y, i, j);
+          v = scalar_cast<YS>(b == S(0) ? w(i, j) : w(i, j) + b * scalar_cast<S>(v));
+        }
       });
 }
 

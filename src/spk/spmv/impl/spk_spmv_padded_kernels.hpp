@@ -9,7 +9,9 @@ namespace spk::Impl {
 
 template <class Perm, class Ptr, class Cols, class Vals, class X, class Y>
 struct SpmvSellData {
-  using S = typename Y::non_const_value_type;
+  using YS = typename Y::non_const_value_type;
+  using S =
+      mixed_scalar_t<typename Vals::non_const_value_type, typename X::non_const_value_type, YS>;
   Perm perm;
   Ptr slice_ptr;
   Cols cols;
@@ -19,6 +21,7 @@ struct SpmvSellData {
   S alpha, beta;
   long long m;
   int C, nv;
+  bool conj = false;  // Aᴴ: conjugate A's values
 };
 
 /// GPUs: one thread per position of a slice; thread r of slice s reads slots
@@ -37,7 +40,7 @@ struct SpmvSellRowFunctor {
       for (long long k = 0; k < w; ++k) {
         const long long c = d.cols(base + k * d.C + r);
         if (c < 0) break;
-        sum += S(d.vals(base + k * d.C + r)) * vec_at(d.x, c, j);
+        sum += spmv_value(d, d.vals(base + k * d.C + r)) * spmv_x(d, c, j);
       }
       axpby_store(vec_at(d.y, row, j), sum, d.alpha, d.beta);
     }
@@ -63,7 +66,7 @@ struct SpmvSellSliceFunctor {
           const long long at = base + k * C + r0;
           for (long long r = 0; r < rn; ++r) {
             const long long c = d.cols(at + r);
-            if (c >= 0) acc[r] += S(d.vals(at + r)) * vec_at(d.x, c, j);
+            if (c >= 0) acc[r] += spmv_value(d, d.vals(at + r)) * spmv_x(d, c, j);
           }
         }
         for (long long r = 0; r < rn; ++r)
@@ -97,11 +100,11 @@ void spmv_sell_transpose(const ExecSpace& space, const D& d) {
         const long long w = (static_cast<long long>(d.slice_ptr(s + 1)) - base) / d.C;
         const long long row = d.perm(p);
         for (int j = 0; j < d.nv; ++j) {
-          const S xr = d.alpha * vec_at(d.x, row, j);
+          const S xr = d.alpha * spmv_x(d, row, j);
           for (long long k = 0; k < w; ++k) {
             const long long c = d.cols(base + k * d.C + r);
             if (c < 0) break;
-            add_to<atomic>(vec_at(d.y, c, j), S(d.vals(base + k * d.C + r)) * xr);
+            add_to<atomic>(vec_at(d.y, c, j), spmv_value(d, d.vals(base + k * d.C + r)) * xr);
           }
         }
       });
@@ -109,7 +112,9 @@ void spmv_sell_transpose(const ExecSpace& space, const D& d) {
 
 template <class Cols, class Vals, class X, class Y>
 struct SpmvEllData {
-  using S = typename Y::non_const_value_type;
+  using YS = typename Y::non_const_value_type;
+  using S =
+      mixed_scalar_t<typename Vals::non_const_value_type, typename X::non_const_value_type, YS>;
   Cols cols;  // m × width, LayoutLeft
   Vals vals;
   X x;
@@ -117,6 +122,7 @@ struct SpmvEllData {
   S alpha, beta;
   long long m, width;
   int nv;
+  bool conj = false;  // Aᴴ: conjugate A's values
 };
 
 /// Host spaces: a thread takes 32 consecutive rows and walks the slots
@@ -136,7 +142,7 @@ struct SpmvEllHostFunctor {
         const auto* c = &d.cols(i0, k);
         const auto* v = &d.vals(i0, k);
         for (long long r = 0; r < rn; ++r)
-          if (c[r] >= 0) acc[r] += S(v[r]) * vec_at(d.x, c[r], j);
+          if (c[r] >= 0) acc[r] += spmv_value(d, v[r]) * spmv_x(d, c[r], j);
       }
       for (long long r = 0; r < rn; ++r)
         axpby_store(vec_at(d.y, i0 + r, j), acc[r], d.alpha, d.beta);
@@ -164,7 +170,7 @@ void spmv_ell_normal(const ExecSpace& space, const D& d) {
           for (long long k = 0; k < d.width; ++k) {
             const long long c = d.cols(i, k);
             if (c < 0) break;
-            sum += S(d.vals(i, k)) * vec_at(d.x, c, j);
+            sum += spmv_value(d, d.vals(i, k)) * spmv_x(d, c, j);
           }
           axpby_store(vec_at(d.y, i, j), sum, d.alpha, d.beta);
         }
@@ -180,11 +186,11 @@ void spmv_ell_transpose(const ExecSpace& space, const D& d) {
       KOKKOS_LAMBDA(const long long i) {
         using S = typename D::S;
         for (int j = 0; j < d.nv; ++j) {
-          const S xi = d.alpha * vec_at(d.x, i, j);
+          const S xi = d.alpha * spmv_x(d, i, j);
           for (long long k = 0; k < d.width; ++k) {
             const long long c = d.cols(i, k);
             if (c < 0) break;
-            add_to<atomic>(vec_at(d.y, c, j), S(d.vals(i, k)) * xi);
+            add_to<atomic>(vec_at(d.y, c, j), spmv_value(d, d.vals(i, k)) * xi);
           }
         }
       });

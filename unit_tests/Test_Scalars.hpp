@@ -1,0 +1,421 @@
+// Every scalar type (float, double, Kokkos::complex<float>,
+// Kokkos::complex<double>) with the ordinal/offset pairs int/int,
+// int/size_t and long long/long long: SpMV (every CSR algorithm, a plan,
+// modes N, T and H, one and several right-hand sides) and the other
+// formats' SpMV and conversions, against a host reference computed in
+// complex<double> with a tolerance that follows the scalar type.  Mixed
+// precision (A in one precision, x and y in another; a real A with complex
+// vectors) is checked to sum in the wider type.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <spk_convert.hpp>
+#include <spk_convert_bsr.hpp>
+#include <spk_convert_ell.hpp>
+#include <spk_convert_sell.hpp>
+#include <spk_scalar_traits.hpp>
+#include <spk_spmv.hpp>
+#include <spk_spmv_bsr.hpp>
+#include <spk_spmv_ell.hpp>
+#include <spk_spmv_sell.hpp>
+#include <spk_test_utils.hpp>
+#include <string>
+#include <vector>
+
+namespace {
+namespace scalars_test {
+
+using Exec = TEST_EXECSPACE;
+using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
+using Z = std::complex<double>;
+
+/// A type combination of the typed tests.
+template <class S, class O, class F>
+struct Types {
+  using scalar = S;
+  using ordinal = O;
+  using offset = F;
+};
+
+using Combinations =
+    ::testing::Types<Types<float, int, int>, Types<double, int, int>,
+                     Types<Kokkos::complex<float>, int, int>,
+                     Types<Kokkos::complex<double>, int, int>, Types<double, int, size_t>,
+                     Types<Kokkos::complex<float>, int, size_t>, Types<float, long long, long long>,
+                     Types<Kokkos::complex<double>, long long, long long>>;
+
+template <class S>
+Z to_z(const S& v) {
+  if constexpr (spk::is_complex_v<S>)
+    return Z(v.real(), v.imag());
+  else
+    return Z(static_cast<double>(v), 0.0);
+}
+
+template <class S>
+S from_z(const Z& z) {
+  if constexpr (spk::is_complex_v<S>)
+    return S(static_cast<spk::real_type_t<S>>(z.real()),
+             static_cast<spk::real_type_t<S>>(z.imag()));
+  else
+    return static_cast<S>(z.real());
+}
+
+/// A value with both parts in ±[0.1, 1] (real types: the real part), never
+/// zero, so that a kernel dropping the imaginary part or a conjugation
+/// shows.
+template <class S>
+S random_value(spk::Impl::SplitMix64& g) {
+  auto part = [&] {
+    const double u = g.uniform();
+    return u < 0.5 ? -0.1 - 1.8 * u : 0.1 + 1.8 * (u - 0.5);
+  };
+  const double re = part(), im = part();
+  return from_z<S>(Z(re, im));
+}
+
+template <class S>
+double epsilon() {
+  return std::numeric_limits<spk::real_type_t<S>>::epsilon();
+}
+
+template <class S, class O, class F>
+using HostCsr = spk::CsrMatrix<S, O, F, spk::HostDevice>;
+
+/// rows × cols with 0..max_len entries a row (some rows empty), row 1 of
+/// `long_len` entries (a long row for the vector, stream and merge-path
+/// paths), sorted distinct columns and random_value values.
+template <class S, class O, class F>
+HostCsr<S, O, F> random_csr(long long rows, long long cols, int max_len, long long long_len,
+                            std::uint64_t seed) {
+  spk::Impl::SplitMix64 g(seed);
+  std::vector<std::vector<long long>> pattern(rows);
+  for (long long i = 0; i < rows; ++i) {
+    long long len = i == 1 ? long_len : static_cast<long long>(g.below(max_len + 1));
+    if (i % 7 == 3) len = 0;
+    len = std::min(len, cols);
+    std::vector<char> used(cols, 0);
+    while (static_cast<long long>(pattern[i].size()) < len) {
+      const long long c = static_cast<long long>(g.below(cols));
+      if (!used[c]) used[c] = 1, pattern[i].push_back(c);
+    }
+    std::sort(pattern[i].begin(), pattern[i].end());
+  }
+  long long nnz = 0;
+  for (const auto& r : pattern) nnz += static_cast<long long>(r.size());
+  HostCsr<S, O, F> A("A", static_cast<O>(rows), static_cast<O>(cols), static_cast<F>(nnz));
+  F k = 0;
+  for (long long i = 0; i < rows; ++i) {
+    A.row_map()(i) = k;
+    for (long long c : pattern[i]) {
+      A.col_idx()(k) = static_cast<O>(c);
+      A.values()(k) = random_value<S>(g);
+      ++k;
+    }
+  }
+  A.row_map()(rows) = k;
+  return A;
+}
+
+/// op(A)·x in complex<double> (exact for these sizes up to rounding of
+/// the double sums), and per entry the bound Σ|a||x| with the number of
+/// terms, for the tolerance.
+struct Reference {
+  std::vector<Z> value;
+  std::vector<double> magnitude;
+  std::vector<int> terms;
+};
+
+template <class S, class O, class F, class XH>
+Reference reference_product(const HostCsr<S, O, F>& A, spk::Mode mode, const XH& x, int j) {
+  const bool t = spk::is_transposed(mode);
+  const bool conj = mode == spk::Mode::ConjugateTranspose;
+  const long long m = t ? A.num_cols() : A.num_rows();
+  Reference r{std::vector<Z>(m), std::vector<double>(m), std::vector<int>(m)};
+  for (long long i = 0; i < A.num_rows(); ++i)
+    for (auto k = A.row_map()(i); k < A.row_map()(i + 1); ++k) {
+      const long long c = A.col_idx()(k);
+      Z a = to_z(A.values()(k));
+      if (conj) a = std::conj(a);
+      const long long out = t ? c : i, in = t ? i : c;
+      const Z xv = to_z(x(in, j));
+      r.value[out] += a * xv;
+      r.magnitude[out] += std::abs(a) * std::abs(xv);
+      r.terms[out] += 1;
+    }
+  return r;
+}
+
+/// Expects y = α·op(A)·x + β·y0 within the error a sum in precision `eps`
+/// may make in any order: 4·(terms + 3)·eps·(|α|·Σ|a||x| + |β·y0|), plus
+/// the rounding of y to its own type.
+template <class YH, class XH, class S, class O, class F>
+void expect_spmv(const HostCsr<S, O, F>& A, spk::Mode mode, Z alpha, const XH& x, Z beta,
+                 const YH& y0, const YH& y, double eps, const std::string& what) {
+  using YS = typename YH::non_const_value_type;
+  const double y_eps = epsilon<YS>();
+  int bad = 0;
+  for (size_t j = 0; j < y.extent(1); ++j) {
+    const Reference r = reference_product(A, mode, x, static_cast<int>(j));
+    for (size_t i = 0; i < y.extent(0); ++i) {
+      const Z b0 = beta == Z(0) ? Z(0) : beta * to_z(y0(i, j));
+      const Z want = alpha * r.value[i] + b0;
+      const double scale = std::abs(alpha) * r.magnitude[i] + std::abs(b0);
+      const double tol = 4.0 * (r.terms[i] + 3) * eps * scale + 2 * y_eps * std::abs(want) + 1e-300;
+      const Z got = to_z(y(i, j));
+      if (!(std::abs(got - want) <= tol) && ++bad <= 5)
+        ADD_FAILURE() << what << ": y(" << i << ", " << j << ") = " << got << ", expected " << want
+                      << " (tolerance " << tol << ")";
+    }
+  }
+  EXPECT_EQ(bad, 0) << what;
+}
+
+template <class S>
+Z alpha_of() {
+  return spk::is_complex_v<S> ? Z(1.25, -0.5) : Z(1.25, 0);
+}
+template <class S>
+Z beta_of() {
+  return spk::is_complex_v<S> ? Z(-0.5, 0.75) : Z(-0.5, 0);
+}
+
+template <class V>
+void fill_random(const V& v, std::uint64_t seed) {
+  spk::Impl::SplitMix64 g(seed);
+  for (size_t j = 0; j < v.extent(1); ++j)
+    for (size_t i = 0; i < v.extent(0); ++i)
+      v(i, j) = random_value<typename V::non_const_value_type>(g);
+}
+
+/// Runs `product(alpha, x, beta, y)` for op(A) in `mode` with `nv` right-
+/// hand sides (1: rank-1 Views), β = 0 (y poisoned with NaN) and β ≠ 0,
+/// and checks it against the reference.  XS, YS: the vectors' scalars.
+template <class XS, class YS, class S, class O, class F, class Product>
+void check_product(const HostCsr<S, O, F>& A, spk::Mode mode, int nv, double eps,
+                   const std::string& what, Product&& product) {
+  using XH = Kokkos::View<XS**, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+  using YH = Kokkos::View<YS**, Kokkos::LayoutLeft, Kokkos::HostSpace>;
+  const bool t = spk::is_transposed(mode);
+  const long long n = t ? A.num_rows() : A.num_cols(), m = t ? A.num_cols() : A.num_rows();
+  XH xh("x", n, nv);
+  YH y0("y0", m, nv), yh("y", m, nv);
+  fill_random(xh, 11 + nv);
+  fill_random(y0, 23 + nv);
+  for (const bool beta_zero : {true, false}) {
+    const Z alpha = alpha_of<YS>(), beta = beta_zero ? Z(0) : beta_of<YS>();
+    Kokkos::View<XS**, Kokkos::LayoutLeft, Device> x("x", n, nv);
+    Kokkos::View<YS**, Kokkos::LayoutLeft, Device> y("y", m, nv);
+    Kokkos::deep_copy(x, xh);
+    if (beta_zero) {
+      auto nan = Kokkos::create_mirror_view(y);
+      const auto q = std::numeric_limits<spk::real_type_t<YS>>::quiet_NaN();
+      Kokkos::deep_copy(nan, from_z<YS>(Z(q, q)));
+      Kokkos::deep_copy(y, nan);
+    } else {
+      Kokkos::deep_copy(y, y0);
+    }
+    const std::string label = what + (beta_zero ? " beta=0" : " beta!=0") +
+                              " nv=" + std::to_string(nv) +
+                              " mode=" + std::to_string(static_cast<int>(mode));
+    if (nv == 1)
+      product(from_z<YS>(alpha), Kokkos::subview(x, Kokkos::ALL, 0), from_z<YS>(beta),
+              Kokkos::subview(y, Kokkos::ALL, 0));
+    else
+      product(from_z<YS>(alpha), x, from_z<YS>(beta), y);
+    Kokkos::deep_copy(yh, y);
+    expect_spmv(A, mode, alpha, xh, beta, y0, yh, eps, label);
+  }
+}
+
+template <class Combination>
+class scalars : public ::testing::Test {};
+TYPED_TEST_SUITE(scalars, Combinations);
+
+constexpr spk::Mode all_modes[] = {spk::Mode::Normal, spk::Mode::Transpose,
+                                   spk::Mode::ConjugateTranspose};
+
+TYPED_TEST(scalars, csr_spmv_every_algorithm_and_mode) {
+  using S = typename TypeParam::scalar;
+  using O = typename TypeParam::ordinal;
+  using F = typename TypeParam::offset;
+  const auto Ah = random_csr<S, O, F>(260, 190, 9, 150, 5);
+  auto A = spk::create_mirror_view_and_copy(Device(), Ah);
+  const std::vector<spk::SpmvAlgorithm> algorithms = {
+      spk::SpmvAlgorithm::Auto,      spk::SpmvAlgorithm::Scalar, spk::SpmvAlgorithm::Vector,
+      spk::SpmvAlgorithm::MergePath, spk::SpmvAlgorithm::Stream, spk::SpmvAlgorithm::Dynamic};
+  for (const spk::Mode mode : all_modes)
+    for (const int nv : {1, 3})
+      for (const auto algorithm : algorithms) {
+        spk::SpmvOptions options;
+        options.mode = mode;
+        options.algorithm = algorithm;
+        check_product<S, S>(Ah, mode, nv, epsilon<S>(),
+                            std::string("csr ") + spk::to_string(algorithm),
+                            [&](S alpha, auto x, S beta, auto y) {
+                              spk::spmv(Exec(), alpha, A, x, beta, y, options);
+                            });
+      }
+  // A plan (normal mode uses it; the transposes scatter).
+  for (const auto algorithm : algorithms) {
+    spk::SpmvOptions options;
+    options.algorithm = algorithm;
+    spk::SpmvPlan<decltype(A)> plan(Exec(), A, options);
+    for (const spk::Mode mode : all_modes)
+      check_product<S, S>(Ah, mode, 2, epsilon<S>(),
+                          std::string("csr plan ") + spk::to_string(algorithm),
+                          [&](S alpha, auto x, S beta, auto y) {
+                            spk::spmv(Exec(), plan, alpha, A, x, beta, y, mode);
+                          });
+  }
+}
+
+TYPED_TEST(scalars, other_formats_spmv_and_round_trips) {
+  using S = typename TypeParam::scalar;
+  using O = typename TypeParam::ordinal;
+  using F = typename TypeParam::offset;
+  const auto Ah = random_csr<S, O, F>(150, 170, 8, 60, 7);
+  auto A = spk::create_mirror_view_and_copy(Device(), Ah);
+  const double eps = epsilon<S>();
+  const auto csc = spk::csr_to_csc(Exec(), A);
+  const auto coo = spk::csr_to_coo(Exec(), A);
+  spk::HybOptions hyb_options;
+  hyb_options.width = 3;  // most rows spill into the COO part
+  const auto ell = spk::csr_to_ell(Exec(), A);
+  const auto hyb = spk::csr_to_hyb(Exec(), A, hyb_options);
+  const auto bsr = spk::csr_to_bsr(Exec(), A, 3);
+  spk::SellOptions sell_options;
+  sell_options.slice_height = 8;
+  sell_options.sigma = 32;
+  const auto sell = spk::csr_to_sell(Exec(), A, sell_options);
+  // Round trips: the same pattern and bit-identical values.
+  spk_test::expect_csr_equal(spk::csc_to_csr(Exec(), csc), Ah, 0, "csc");
+  spk_test::expect_csr_equal(spk::coo_to_csr(Exec(), coo), Ah, 0, "coo");
+  spk_test::expect_csr_equal(spk::ell_to_csr(Exec(), ell), Ah, 0, "ell");
+  spk_test::expect_csr_equal(spk::hyb_to_csr(Exec(), hyb), Ah, 0, "hyb");
+  spk::BsrToCsrOptions drop;  // the zeros that fill the 3 × 3 blocks
+  drop.drop_zeros = true;
+  spk_test::expect_csr_equal(spk::bsr_to_csr(Exec(), bsr, drop), Ah, 0, "bsr");
+  spk_test::expect_csr_equal(spk::sell_to_csr(Exec(), sell), Ah, 0, "sell");
+  for (const spk::Mode mode : all_modes)
+    for (const int nv : {1, 2}) {
+      spk::SpmvOptions options;
+      options.mode = mode;
+      auto run = [&](const auto& M, const char* name) {
+        check_product<S, S>(Ah, mode, nv, eps, name, [&](S alpha, auto x, S beta, auto y) {
+          spk::spmv(Exec(), alpha, M, x, beta, y, options);
+        });
+      };
+      run(csc, "csc");
+      run(coo, "coo");
+      run(ell, "ell");
+      run(hyb, "hyb");
+      run(bsr, "bsr");
+      run(sell, "sell");
+    }
+}
+
+/// A Hermitian A (B + Bᴴ): Aᴴx = Ax, and for complex scalars Aᵀx ≠ Ax.
+TYPED_TEST(scalars, hermitian_matrix_conjugate_transpose) {
+  using S = typename TypeParam::scalar;
+  using O = typename TypeParam::ordinal;
+  using F = typename TypeParam::offset;
+  const auto B = random_csr<S, O, F>(90, 90, 6, 30, 13);
+  // Dense B + Bᴴ (small), then back to CSR.
+  const long long n = 90;
+  std::vector<Z> dense(n * n);
+  for (long long i = 0; i < n; ++i)
+    for (auto k = B.row_map()(i); k < B.row_map()(i + 1); ++k) {
+      const long long c = B.col_idx()(k);
+      const Z v = to_z(B.values()(k));
+      dense[i * n + c] += v;
+      dense[c * n + i] += std::conj(v);
+    }
+  if constexpr (!spk::is_complex_v<S>)
+    for (auto& v : dense) v = Z(v.real(), 0);
+  long long nnz = 0;
+  for (const Z& v : dense) nnz += v != Z(0);
+  HostCsr<S, O, F> Ah("H", static_cast<O>(n), static_cast<O>(n), static_cast<F>(nnz));
+  F k = 0;
+  for (long long i = 0; i < n; ++i) {
+    Ah.row_map()(i) = k;
+    for (long long c = 0; c < n; ++c)
+      if (dense[i * n + c] != Z(0)) {
+        Ah.col_idx()(k) = static_cast<O>(c);
+        Ah.values()(k++) = from_z<S>(dense[i * n + c]);
+      }
+  }
+  Ah.row_map()(n) = k;
+  auto A = spk::create_mirror_view_and_copy(Device(), Ah);
+  using V = Kokkos::View<S*, Device>;
+  V x("x", n), yn("yn", n), yh("yh", n), yt("yt", n);
+  auto xh = Kokkos::create_mirror_view(x);
+  spk::Impl::SplitMix64 g(3);
+  for (long long i = 0; i < n; ++i) xh(i) = random_value<S>(g);
+  Kokkos::deep_copy(x, xh);
+  spk::SpmvOptions normal, herm, trans;
+  herm.mode = spk::Mode::ConjugateTranspose;
+  trans.mode = spk::Mode::Transpose;
+  spk::spmv(Exec(), A, x, yn, normal);
+  spk::spmv(Exec(), A, x, yh, herm);
+  spk::spmv(Exec(), A, x, yt, trans);
+  auto n_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), yn);
+  auto h_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), yh);
+  auto t_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), yt);
+  double max_diff_h = 0, max_diff_t = 0, max_y = 0;
+  for (long long i = 0; i < n; ++i) {
+    max_diff_h = std::max(max_diff_h, std::abs(to_z(n_h(i)) - to_z(h_h(i))));
+    max_diff_t = std::max(max_diff_t, std::abs(to_z(n_h(i)) - to_z(t_h(i))));
+    max_y = std::max(max_y, std::abs(to_z(n_h(i))));
+  }
+  EXPECT_GT(max_y, 0.1);
+  EXPECT_LE(max_diff_h, 200 * epsilon<S>() * max_y);
+  if constexpr (spk::is_complex_v<S>) EXPECT_GT(max_diff_t, 1e-3 * max_y);
+}
+
+// Mixed precision: x and y in another precision than A (and complex
+// vectors with a real A).  The sum runs in the wider type, so the error
+// follows the wider type's epsilon where A's values and x are exact in it.
+TYPED_TEST(scalars, mixed_precision_spmv) {
+  using S = typename TypeParam::scalar;
+  using O = typename TypeParam::ordinal;
+  using F = typename TypeParam::offset;
+  using R = spk::real_type_t<S>;
+  using Other = std::conditional_t<std::is_same_v<R, float>, double, float>;
+  // Vectors of the other precision, complex when A is.
+  using V = std::conditional_t<spk::is_complex_v<S>, Kokkos::complex<Other>, Other>;
+  const auto Ah = random_csr<S, O, F>(200, 180, 9, 120, 17);
+  auto A = spk::create_mirror_view_and_copy(Device(), Ah);
+  // float A, double vectors: every value is exact in double and the sum runs
+  // in double, so the double epsilon bounds the error.  double A, float
+  // vectors: the sum runs in double, then y is rounded to float once (the
+  // y_eps term of expect_spmv).
+  const double eps = epsilon<double>();
+  for (const spk::Mode mode : all_modes)
+    for (const auto algorithm :
+         {spk::SpmvAlgorithm::Scalar, spk::SpmvAlgorithm::MergePath, spk::SpmvAlgorithm::Vector}) {
+      spk::SpmvOptions options;
+      options.mode = mode;
+      options.algorithm = algorithm;
+      check_product<V, V>(Ah, mode, 1, eps, std::string("mixed ") + spk::to_string(algorithm),
+                          [&](V alpha, auto x, V beta, auto y) {
+                            spk::spmv(Exec(), alpha, A, x, beta, y, options);
+                          });
+    }
+  if constexpr (!spk::is_complex_v<S>) {
+    // A real matrix times complex vectors of its precision.
+    using C = Kokkos::complex<R>;
+    for (const spk::Mode mode : all_modes)
+      check_product<C, C>(Ah, mode, 2, epsilon<S>(), "real A, complex x",
+                          [&](C alpha, auto x, C beta, auto y) {
+                            spk::SpmvOptions options;
+                            options.mode = mode;
+                            spk::spmv(Exec(), alpha, A, x, beta, y, options);
+                          });
+  }
+}
+
+}  // namespace scalars_test
+}  // namespace
