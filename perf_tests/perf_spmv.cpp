@@ -1,4 +1,5 @@
-// perf_spmv: y = A·x (fp64 values, int32 indices) with every spk algorithm,
+// perf_spmv: y = A·x (int32 indices; values double unless --scalar picks
+// float, cfloat = Kokkos::complex<float> or cdouble) with every spk algorithm,
 // Kokkos Kernels, cuSPARSE (CSR ALG1 and ALG2, CUDA builds) and a plain
 // serial loop, side by side on each matrix, plus the machine's reference
 // bandwidth measured in the same run (device-to-device copy; on the CPU also a
@@ -8,6 +9,7 @@
 //             [--space serial|openmp|cuda] [--repeat N] [--warmup N]
 //             [--json FILE] [--sweep 1] [--serial-loop 0]
 //             [--formats csr,ell,hyb,bsr:3,sell:32:256]
+//             [--scalar float|double|cfloat|cdouble]
 //
 // Without matrices: the corpus (spk_perf_common.hpp, docs/benchmarks.md)
 // plus $SPK_MATRIX_DIR's files.  A matrix whose vectors and copies would
@@ -17,7 +19,9 @@
 // once), GFLOP/s (2·nnz), the fraction of the reference bandwidth, and each
 // result's max relative deviation from the serial loop.  --sweep 1 also times
 // explicit launch shapes (the data behind `auto`).  --formats adds each
-// storage format's SpMV (spk_perf_formats.hpp).
+// storage format's SpMV (spk_perf_formats.hpp).  With a complex --scalar
+// the matrix's value v becomes v·(1 + 0.5i) and x is complex; the bytes
+// counted follow the scalar's size.
 #define SPK_COMPAT_KK_SPMV 1
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -46,10 +50,41 @@
 
 namespace {
 
-using S = double;
 using O = int;
 using F = int;
-using HostCsr = spk::CsrMatrix<S, O, F, spk::HostDevice>;
+using HostCsr = spk::CsrMatrix<double, O, F, spk::HostDevice>;
+
+/// cuSPARSE's name of a scalar type.
+#if defined(KOKKOS_ENABLE_CUDA)
+template <class S>
+constexpr cudaDataType cuda_data_type() {
+  if constexpr (std::is_same_v<S, float>) return CUDA_R_32F;
+  if constexpr (std::is_same_v<S, double>) return CUDA_R_64F;
+  if constexpr (std::is_same_v<S, Kokkos::complex<float>>) return CUDA_C_32F;
+  return CUDA_C_64F;
+}
+#endif
+
+/// A (read in double) with values of type S: complex values are v·(1 + 0.5i).
+template <class S>
+spk::CsrMatrix<S, O, F, spk::HostDevice> with_scalar(const HostCsr& A) {
+  if constexpr (std::is_same_v<S, double>) {
+    return A;
+  } else {
+    spk::CsrMatrix<S, O, F, spk::HostDevice> B(
+        A.num_rows(), A.num_cols(), A.row_map(), A.col_idx(),
+        Kokkos::View<S*, spk::HostDevice>(Kokkos::ViewAllocateWithoutInitializing("values"),
+                                          A.values().extent(0)));
+    for (size_t k = 0; k < A.values().extent(0); ++k) {
+      const double v = A.values()(k);
+      if constexpr (spk::is_complex_v<S>)
+        B.values()(k) = S(v, 0.5 * v);
+      else
+        B.values()(k) = static_cast<S>(v);
+    }
+    return B;
+  }
+}
 
 struct Args {
   int repeat = 10, warmup = 2;
@@ -94,12 +129,12 @@ double stream_read_sum(const ExecSpace& space, const V& src) {
 template <class ExecSpace>
 double stream_read_gbps(const ExecSpace& space) {
   const size_t n = size_t(1) << 26;
-  Kokkos::View<S*, typename ExecSpace::memory_space> src("src", n);
+  Kokkos::View<double*, typename ExecSpace::memory_space> src("src", n);
   Kokkos::deep_copy(space, src, 1.0);
   double sink = 0;
   const double ms = spk::perf::median_ms(2, 10, [&] { sink += stream_read_sum(space, src); });
   if (sink < 0) std::printf("%g\n", sink);
-  return double(n) * sizeof(S) / (ms * 1e6);
+  return double(n) * sizeof(double) / (ms * 1e6);
 }
 
 /// Why the last fits() said no.
@@ -108,7 +143,7 @@ std::string memory_reason;
 /// Whether y = A·x fits the space's memory now: A, x and y in the space,
 /// the host's copy of A, x and two result vectors (and, on host spaces, both
 /// in the same memory), the plan's row statistics.
-template <class ExecSpace>
+template <class S, class ExecSpace>
 bool fits(const ExecSpace&, const HostCsr& A) {
   const double m = A.num_rows(), n = A.num_cols();
   const double csr = (m + 1) * sizeof(F) + double(A.nnz()) * (sizeof(O) + sizeof(S));
@@ -121,7 +156,7 @@ bool fits(const ExecSpace&, const HostCsr& A) {
                                 memory_reason);
 }
 
-template <class ExecSpace>
+template <class ExecSpace, class S>
 int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& report) {
   using MS = typename ExecSpace::memory_space;
   using Csr = spk::CsrMatrix<S, O, F, Kokkos::Device<ExecSpace, MS>>;
@@ -141,21 +176,29 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
   std::vector<std::string> names;
   spk::perf::MatrixLoop matrices("spmv", space_name, opt.matrices, report);
   matrices.run([&](const std::string& spec) {
-    const HostCsr hA = spk::load_csr<S, O, F>(spec);
+    const HostCsr hA_read = spk::load_csr<double, O, F>(spec);
     const std::string name = spk::matrix_display_name(spec);
     names.push_back(name);
-    const long long m = hA.num_rows(), n = hA.num_cols(), nnz = hA.nnz();
-    if (!fits(space, hA)) {
+    const long long m = hA_read.num_rows(), n = hA_read.num_cols(), nnz = hA_read.nnz();
+    if (!fits<S>(space, hA_read)) {
       report.add_status({"spmv", name, "all", space_name, m, n, nnz}, "skipped", memory_reason);
       return;
     }
     const double bytes = double(m + 1) * sizeof(F) + double(nnz) * (sizeof(O) + sizeof(S)) +
                          double(n + m) * sizeof(S);
-    const double flops = 2.0 * nnz;
+    // Complex products: 4 multiplies and 4 adds per entry.
+    const double flops = (spk::is_complex_v<S> ? 8.0 : 2.0) * nnz;
+    const auto hA = with_scalar<S>(hA_read);
     Csr A = spk::create_mirror_view_and_copy(space, hA);
     Kokkos::View<S*, Kokkos::HostSpace> hx("hx", n), href("href", m);
     spk::Impl::SplitMix64 rng(42);
-    for (long long i = 0; i < n; ++i) hx(i) = 2 * rng.uniform() - 1;
+    for (long long i = 0; i < n; ++i) {
+      const double re = 2 * rng.uniform() - 1;
+      if constexpr (spk::is_complex_v<S>)
+        hx(i) = S(re, 2 * rng.uniform() - 1);
+      else
+        hx(i) = static_cast<S>(re);
+    }
     // The plain serial loop: the oracle and a baseline.
     auto serial_loop = [&] {
       const F* rp = hA.row_map().data();
@@ -174,16 +217,22 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
     Kokkos::deep_copy(x, hx);
     auto hy = Kokkos::create_mirror_view(y);
     double ref_norm = 0;
-    for (long long i = 0; i < m; ++i) ref_norm = std::max(ref_norm, std::abs(href(i)));
+    for (long long i = 0; i < m; ++i)
+      ref_norm = std::max(ref_norm, double(spk::Impl::magnitude(href(i))));
+    // Sums in another order than the serial loop: a few hundred roundings
+    // of the scalar's precision (double: 1e-10, as for the other drivers).
+    const double tolerance =
+        std::max(1e-10, 2000.0 * std::numeric_limits<spk::real_type_t<S>>::epsilon());
     auto add = [&](const std::string& impl, double ms, const std::string& sp, bool check,
                    const std::string& note = "", const spk::perf::Numbers& extra = {}) {
       double err = -1;
       if (check) {
         Kokkos::deep_copy(hy, y);
         err = 0;
-        for (long long i = 0; i < m; ++i) err = std::max(err, std::abs(hy(i) - href(i)));
+        for (long long i = 0; i < m; ++i)
+          err = std::max(err, double(spk::Impl::magnitude(hy(i) - href(i))));
         err /= std::max(ref_norm, 1e-300);
-        if (!(err <= 1e-10)) {
+        if (!(err <= tolerance)) {
           ++failures;
           report.note("MISMATCH " + name + " " + impl + ": max relative error " +
                       spk::perf::json_number(err));
@@ -197,11 +246,15 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
       if (err >= 0) r.numbers.push_back({"max_rel_err", err});
       for (const auto& e : extra) r.numbers.push_back(e);
       if (!note.empty()) r.strings.push_back({"launch", note});
+      r.strings.push_back({"scalar", spk::ScalarTraits<S>::name()});
       report.add(r);
       matrices.step(impl);
     };
     auto sync = [&] { space.fence(); };
-    auto poison = [&] { Kokkos::deep_copy(y, std::numeric_limits<S>::quiet_NaN()); };
+    auto poison = [&] {
+      Kokkos::deep_copy(
+          y, spk::Impl::scalar_cast<S>(std::numeric_limits<spk::real_type_t<S>>::quiet_NaN()));
+    };
 
     for (auto alg :
          {spk::SpmvAlgorithm::Scalar, spk::SpmvAlgorithm::Vector, spk::SpmvAlgorithm::MergePath,
@@ -211,7 +264,7 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
       spk::SpmvPlan plan(space, A, o);
       poison();
       const double ms = time_ms(
-          args, [&] { spk::spmv(space, plan, 1.0, A, x, 0.0, y); }, sync);
+          args, [&] { spk::spmv(space, plan, S(1), A, x, S(0), y); }, sync);
       // The chosen algorithm and lanes, e.g. "vector lanes=8 groups=32 rows/group=4".
       add(std::string("spk-") + spk::to_string(alg), ms, space_name, true, plan.describe());
     }
@@ -250,7 +303,7 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
         spk::SpmvPlan plan(space, A, o);
         poison();
         const double ms = time_ms(
-            args, [&] { spk::spmv(space, plan, 1.0, A, x, 0.0, y); }, sync);
+            args, [&] { spk::spmv(space, plan, S(1), A, x, S(0), y); }, sync);
         std::ostringstream label;
         if (o.algorithm == spk::SpmvAlgorithm::Vector)
           label << "sweep-vector-vl" << o.vector_length << "-ts" << o.team_size;
@@ -265,7 +318,7 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
     {  // auto without a plan: the mean-only choice.
       poison();
       const double ms = time_ms(
-          args, [&] { spk::spmv(space, 1.0, A, x, 0.0, y); }, sync);
+          args, [&] { spk::spmv(space, S(1), A, x, S(0), y); }, sync);
       add("spk-auto-noplan", ms, space_name, true);
     }
     spk::perf::run_formats(
@@ -282,12 +335,12 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
       auto kA = spk::to_kokkos_kernels(A);
       poison();
       double ms = time_ms(
-          args, [&] { KokkosSparse::spmv("N", 1.0, kA, x, 0.0, y); }, sync);
+          args, [&] { KokkosSparse::spmv("N", S(1), kA, x, S(0), y); }, sync);
       add("kokkoskernels", ms, space_name, true, "KokkosSparse::spmv default dispatch");
 #if SPK_KOKKOS_4 && defined(KOKKOS_ENABLE_CUDA)
       poison();
       ms = time_ms(
-          args, [&] { spk::Impl::kk_spmv_native(space, 1.0, kA, x, 0.0, y); }, sync);
+          args, [&] { spk::Impl::kk_spmv_native(space, S(1), kA, x, S(0), y); }, sync);
       add("kokkoskernels-native", ms, space_name, true, "SPMVHandle(SPMV_NATIVE)");
 #endif
     }
@@ -305,22 +358,22 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
       ck(cusparseCreateCsr(&mat, m, n, nnz, const_cast<F*>(A.row_map().data()),
                            const_cast<O*>(A.col_idx().data()), const_cast<S*>(A.values().data()),
                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                           CUDA_R_64F),
+                           cuda_data_type<S>()),
          "create csr");
       cusparseDnVecDescr_t vx, vy;
-      ck(cusparseCreateDnVec(&vx, n, x.data(), CUDA_R_64F), "dnvec x");
-      ck(cusparseCreateDnVec(&vy, m, y.data(), CUDA_R_64F), "dnvec y");
+      ck(cusparseCreateDnVec(&vx, n, x.data(), cuda_data_type<S>()), "dnvec x");
+      ck(cusparseCreateDnVec(&vy, m, y.data(), cuda_data_type<S>()), "dnvec y");
       const S one = 1, zero = 0;
       for (auto [alg, label] : {std::pair{CUSPARSE_SPMV_CSR_ALG1, "cusparse-alg1"},
                                 std::pair{CUSPARSE_SPMV_CSR_ALG2, "cusparse-alg2"}}) {
         size_t buf_size = 0;
         ck(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vy,
-                                   CUDA_R_64F, alg, &buf_size),
+                                   cuda_data_type<S>(), alg, &buf_size),
            "buffer size");
         Kokkos::View<char*, MS> buf("cusparse_buffer", std::max<size_t>(buf_size, 1));
 #if CUSPARSE_VERSION >= 12400
         ck(cusparseSpMV_preprocess(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vy,
-                                   CUDA_R_64F, alg, buf.data()),
+                                   cuda_data_type<S>(), alg, buf.data()),
            "preprocess");
 #endif
         poison();
@@ -328,7 +381,7 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
             args,
             [&] {
               ck(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vy,
-                              CUDA_R_64F, alg, buf.data()),
+                              cuda_data_type<S>(), alg, buf.data()),
                  "spmv");
             },
             sync);
@@ -388,8 +441,9 @@ int main(int argc, char* argv[]) {
                                    "[MATRIX|SPEC|DIR ...] [--corpus small|default|full] [--quick] "
                                    "[--repeat N] [--warmup N] [--space S] [--json FILE] "
                                    "[--sweep 1] [--serial-loop 0] "
-                                   "[--formats csr,ell,hyb,bsr:3,sell:32:256]",
-                                   {"sweep", "serial-loop", "formats"});
+                                   "[--formats csr,ell,hyb,bsr:3,sell:32:256] "
+                                   "[--scalar float|double|cfloat|cdouble]",
+                                   {"sweep", "serial-loop", "formats", "scalar"});
   Args args;
   args.repeat = opt.repeat;
   args.warmup = opt.warmup;
@@ -400,6 +454,12 @@ int main(int argc, char* argv[]) {
       args.formats = spk::perf::parse_format_list(opt.extra["formats"]);
   } catch (const std::exception& e) {
     std::cerr << "perf_spmv: error: " << e.what() << "\n";
+    return 2;
+  }
+  const std::string scalar = opt.extra.count("scalar") ? opt.extra["scalar"] : "double";
+  if (scalar != "float" && scalar != "double" && scalar != "cfloat" && scalar != "cdouble") {
+    std::cerr << "perf_spmv: error: --scalar '" << scalar
+              << "' is not float, double, cfloat or cdouble\n";
     return 2;
   }
   int rc = 0;
@@ -416,7 +476,15 @@ int main(int argc, char* argv[]) {
       report.note(std::string("corpus ") + spk::perf::to_string(opt.corpus) + ", " +
                   std::to_string(opt.matrices.size()) + " matrices; memory available " +
                   spk::perf::gib(memory.first) + " of " + spk::perf::gib(memory.second));
-      rc = run<E>(args, opt, report);
+      report.note("scalar " + scalar);
+      if (scalar == "float")
+        rc = run<E, float>(args, opt, report);
+      else if (scalar == "cfloat")
+        rc = run<E, Kokkos::complex<float>>(args, opt, report);
+      else if (scalar == "cdouble")
+        rc = run<E, Kokkos::complex<double>>(args, opt, report);
+      else
+        rc = run<E, double>(args, opt, report);
     });
   } catch (const std::exception& e) {
     std::cerr << "perf_spmv: error: " << e.what() << "\n";

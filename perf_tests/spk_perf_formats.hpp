@@ -208,16 +208,18 @@ void run_formats(const ExecSpace& space, const std::vector<FormatSpec>& formats,
         const double ms = time([&] { spmv(space, 1.0, M, x, 0.0, y); });
         add("spk-" + name, ms, true, name, nums);
         using M_t = std::decay_t<decltype(M)>;
-        if constexpr (std::is_same_v<M_t, BsrMatrix<typename Csr::scalar_type, int, int,
-                                                    typename Csr::device_type>>) {
+        // The baselines below are written for double values.
+        constexpr bool fp64 = std::is_same_v<typename Csr::scalar_type, double>;
+        if constexpr (fp64 && std::is_same_v<M_t, BsrMatrix<typename Csr::scalar_type, int, int,
+                                                            typename Csr::device_type>>) {
           run_bsr_baselines(space, M, x, y, time, poison, add, name, nums);
         }
 #if defined(KOKKOS_ENABLE_CUDA)
-        if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda> &&
+        if constexpr (fp64 && std::is_same_v<ExecSpace, Kokkos::Cuda> &&
                       std::is_same_v<M_t, SellMatrix<typename Csr::scalar_type, int, int,
                                                      typename Csr::device_type>>)
           run_cusparse_sliced_ell(space, A, spec, x, y, time, poison, add, name);
-        if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda> &&
+        if constexpr (fp64 && std::is_same_v<ExecSpace, Kokkos::Cuda> &&
                       std::is_same_v<M_t, HybMatrix<typename Csr::scalar_type, int, int,
                                                     typename Csr::device_type>>)
           run_cusparse_coo(space, A, x, y, time, poison, add);

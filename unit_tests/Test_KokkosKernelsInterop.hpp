@@ -5,6 +5,7 @@
 #include <spk_kokkoskernels.hpp>
 #include <spk_matrix_market.hpp>
 #include <spk_reference_convert.hpp>
+#include <spk_spgemm.hpp>
 
 #include "spk_test_utils.hpp"
 
@@ -25,6 +26,20 @@ TEST(TEST_CATEGORY, kokkoskernels_zero_copy_both_ways) {
   const auto B = spk::from_kokkos_kernels(K);
   EXPECT_EQ(B.col_idx().data(), A.col_idx().data()) << "no copy";
   spk_test::expect_csr_equal(B, h, 0, "round trip");
+}
+
+// A const Kokkos Kernels matrix: a read-only spk matrix over its Views,
+// no copy and no cast, multiplied like the mutable one.
+TEST(TEST_CATEGORY, kokkoskernels_const_matrix_read_only_view) {
+  const auto h = spk::generate<double>("random:200:200:7:9");
+  const auto A = spk::create_mirror_view_and_copy(Device(), h);
+  const KokkosSparse::CrsMatrix<const double, int, Device, void, int> K = spk::to_kokkos_kernels(A);
+  const auto R = spk::view_kokkos_kernels(K);
+  static_assert(decltype(R)::is_const);
+  EXPECT_EQ(R.values().data(), A.values().data()) << "no copy";
+  spk_test::expect_csr_equal(R, h, 0, "view");
+  spk_test::expect_csr_equal(spk::spgemm(Space(), R, R), spk::spgemm(Space(), A, A), 0,
+                             "spgemm of the view");
 }
 
 TEST(TEST_CATEGORY, kokkoskernels_transpose_matches) {

@@ -16,6 +16,7 @@
 #include <spk_convert_ell.hpp>
 #include <spk_convert_sell.hpp>
 #include <spk_scalar_traits.hpp>
+#include <spk_spgemm.hpp>
 #include <spk_spmv.hpp>
 #include <spk_spmv_bsr.hpp>
 #include <spk_spmv_ell.hpp>
@@ -415,6 +416,44 @@ TYPED_TEST(scalars, mixed_precision_spmv) {
                             spk::spmv(Exec(), alpha, A, x, beta, y, options);
                           });
   }
+}
+
+/// Read-only inputs: a CsrMatrix<const S> from the caller's const Views
+/// (spk::make_csr, no copy) and one converted from a mutable matrix give
+/// the same SpMV (every algorithm, a plan) and SpGEMM as the mutable one.
+TEST(TEST_CATEGORY, const_and_raw_view_inputs) {
+  using S = Kokkos::complex<double>;
+  const auto Ah = random_csr<S, int, int>(120, 120, 8, 40, 3);
+  const auto A = spk::create_mirror_view_and_copy(Device(), Ah);
+  Kokkos::View<const int*, Device> rm = A.row_map();
+  Kokkos::View<const int*, Device> ci = A.col_idx();
+  Kokkos::View<const S*, Device> va = A.values();
+  const auto R = spk::make_csr(A.num_cols(), rm, ci, va);
+  static_assert(std::is_same_v<typename decltype(R)::scalar_type, const S>);
+  EXPECT_EQ(R.num_rows(), 120);
+  EXPECT_EQ(R.values().data(), A.values().data()) << "no copy";
+  const spk::CsrMatrix<const S, int, int, Device> C = A;  // the read-only view
+  for (const spk::Mode mode : all_modes)
+    for (const auto algorithm :
+         {spk::SpmvAlgorithm::Auto, spk::SpmvAlgorithm::MergePath, spk::SpmvAlgorithm::Vector}) {
+      spk::SpmvOptions options;
+      options.mode = mode;
+      options.algorithm = algorithm;
+      check_product<S, S>(Ah, mode, 2, epsilon<S>(), "const matrix",
+                          [&](S alpha, auto x, S beta, auto y) {
+                            spk::spmv(Exec(), alpha, R, x, beta, y, options);
+                          });
+      spk::SpmvPlan<spk::CsrMatrix<const S, int, int, Device>> plan(Exec(), C, options);
+      check_product<S, S>(Ah, mode, 1, epsilon<S>(), "const matrix, plan",
+                          [&](S alpha, auto x, S beta, auto y) {
+                            spk::spmv(Exec(), plan, alpha, C, x, beta, y, mode);
+                          });
+    }
+  const auto product = spk::spgemm(Exec(), R, C);
+  static_assert(std::is_same_v<typename decltype(product)::scalar_type, S>);
+  spk_test::expect_csr_equal(product, spk::spgemm(Exec(), A, A), 0, "spgemm of const operands");
+  // Bad raw input: an empty row_map names what is wrong.
+  EXPECT_THROW(spk::make_csr(5, Kokkos::View<const int*, Device>(), ci, va), spk::InvalidMatrix);
 }
 
 }  // namespace scalars_test

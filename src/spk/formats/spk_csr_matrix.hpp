@@ -7,6 +7,7 @@
 #include <spk_device.hpp>
 #include <spk_error.hpp>
 #include <string>
+#include <type_traits>
 
 namespace spk {
 
@@ -20,15 +21,23 @@ namespace spk {
 template <class Scalar, class Ordinal = int, class Offset = int, class Device = DefaultDevice>
 class CsrMatrix {
  public:
+  /// CsrMatrix<const S, ...> is a read-only matrix: its three Views hold
+  /// const data (as Kokkos Kernels' const CrsMatrix or the const Views a
+  /// caller has); spk's operations accept it wherever they only read A.
+  static constexpr bool is_const = std::is_const_v<Scalar>;
   using scalar_type = Scalar;
+  using non_const_scalar_type = std::remove_const_t<Scalar>;
   using ordinal_type = Ordinal;
   using offset_type = Offset;
   using device_type = device_t<Device>;
   using execution_space = typename device_type::execution_space;
   using memory_space = typename device_type::memory_space;
-  using row_map_type = Kokkos::View<Offset*, device_type>;
-  using index_type = Kokkos::View<Ordinal*, device_type>;
+  using row_map_type =
+      Kokkos::View<std::conditional_t<is_const, const Offset, Offset>*, device_type>;
+  using index_type =
+      Kokkos::View<std::conditional_t<is_const, const Ordinal, Ordinal>*, device_type>;
   using values_type = Kokkos::View<Scalar*, device_type>;
+  using const_type = CsrMatrix<const non_const_scalar_type, Ordinal, Offset, Device>;
   template <class OtherDevice>
   using rebind_device = CsrMatrix<Scalar, Ordinal, Offset, OtherDevice>;
 
@@ -40,6 +49,8 @@ class CsrMatrix {
 
   /// Allocates an uninitialised matrix with room for nnz entries; row_map is
   /// zero-filled.
+  /// Allocates (a mutable matrix only): row_map zeroed, col_idx and values
+  /// uninitialised.
   CsrMatrix(const std::string& label, Ordinal num_rows, Ordinal num_cols, Offset nnz)
       : num_rows_(num_rows),
         num_cols_(num_cols),
@@ -65,6 +76,16 @@ class CsrMatrix {
     checked_nnz(col_idx_.extent(0));
   }
 
+  /// The read-only view of a mutable matrix (same Views, no copy).
+  template <class Other, class = std::enable_if_t<is_const && std::is_same_v<const Other, Scalar>>>
+  CsrMatrix(const CsrMatrix<Other, Ordinal, Offset, Device>& other)
+      : num_rows_(other.num_rows()),
+        num_cols_(other.num_cols()),
+        row_map_(other.row_map()),
+        col_idx_(other.col_idx()),
+        values_(other.values()),
+        keep_alive_(other.keep_alive()) {}
+
   Ordinal num_rows() const noexcept { return num_rows_; }
   Ordinal num_cols() const noexcept { return num_cols_; }
   Offset nnz() const noexcept { return static_cast<Offset>(col_idx_.extent(0)); }
@@ -75,6 +96,7 @@ class CsrMatrix {
   /// Keeps an object alive as long as this matrix (used for zero-copy views of
   /// matrices owned by other libraries).
   void set_keep_alive(std::shared_ptr<const void> owner) { keep_alive_ = std::move(owner); }
+  const std::shared_ptr<const void>& keep_alive() const noexcept { return keep_alive_; }
 
  private:
   static size_t checked_extent(Ordinal rows, Ordinal cols) {
@@ -99,5 +121,34 @@ class CsrMatrix {
   values_type values_;
   std::shared_ptr<const void> keep_alive_;
 };
+
+/// A CsrMatrix over a caller's row_map, col_idx and values Views (no
+/// copy): num_rows is row_map's extent − 1, the types follow the Views',
+/// and Views of const data (any of the three) give the read-only
+/// CsrMatrix<const S, ...> that every operation reading A accepts.
+template <class RowMap, class Cols, class Vals>
+auto make_csr(long long num_cols, const RowMap& row_map, const Cols& col_idx, const Vals& values) {
+  static_assert(Kokkos::is_view<RowMap>::value && Kokkos::is_view<Cols>::value &&
+                    Kokkos::is_view<Vals>::value && RowMap::rank == 1 && Cols::rank == 1 &&
+                    Vals::rank == 1,
+                "spk::make_csr: row_map, col_idx and values must be rank-1 Kokkos::Views");
+  using S = typename Vals::non_const_value_type;
+  constexpr bool read_only = std::is_const_v<typename RowMap::value_type> ||
+                             std::is_const_v<typename Cols::value_type> ||
+                             std::is_const_v<typename Vals::value_type>;
+  using M = CsrMatrix<std::conditional_t<read_only, const S, S>,
+                      typename Cols::non_const_value_type, typename RowMap::non_const_value_type,
+                      Kokkos::Device<typename Vals::execution_space, typename Vals::memory_space>>;
+  SPK_REQUIRE(row_map.extent(0) >= 1, InvalidMatrix,
+              "spk::make_csr: row_map is empty (it holds num_rows + 1 offsets)");
+  SPK_REQUIRE(
+      num_cols >= 0 &&
+          num_cols <= static_cast<long long>(std::numeric_limits<typename M::ordinal_type>::max()),
+      Overflow, "spk::make_csr: num_cols = ", num_cols,
+      " does not fit the ordinal type of col_idx");
+  return M(static_cast<typename M::ordinal_type>(row_map.extent(0) - 1),
+           static_cast<typename M::ordinal_type>(num_cols), typename M::row_map_type(row_map),
+           typename M::index_type(col_idx), typename M::values_type(values));
+}
 
 }  // namespace spk

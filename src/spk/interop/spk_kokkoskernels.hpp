@@ -22,8 +22,24 @@ KokkosKernelsCrs<S, O, F, D> to_kokkos_kernels(const CsrMatrix<S, O, F, D>& A) {
                                       A.row_map(), A.col_idx());
 }
 
-/// A CsrMatrix sharing B's Views (no copy).  Kokkos Kernels stores the row
-/// map as a View of const: spk wraps the same memory and keeps B alive.
+/// A read-only CsrMatrix sharing B's Views (no copy, no cast): B may hold
+/// const or mutable values; every spk operation that only reads a matrix
+/// (spmv, spgemm's operands, conversions' inputs) takes the result.
+template <class S, class O, class D, class MT, class F>
+CsrMatrix<const std::remove_const_t<S>, O, F, D> view_kokkos_kernels(
+    const KokkosSparse::CrsMatrix<S, O, D, MT, F>& B) {
+  using Result = CsrMatrix<const std::remove_const_t<S>, O, F, D>;
+  Result A(B.numRows(), B.numCols(), typename Result::row_map_type(B.graph.row_map),
+           typename Result::index_type(B.graph.entries), typename Result::values_type(B.values));
+  A.set_keep_alive(std::make_shared<KokkosSparse::CrsMatrix<S, O, D, MT, F>>(B));
+  return A;
+}
+
+/// A mutable CsrMatrix sharing B's Views (no copy), for callers that
+/// change the values or sort the rows in place.  Kokkos Kernels stores the
+/// row map as a View of const (spk never writes it through this matrix's
+/// operations: the row map of an existing matrix is only read); spk wraps
+/// the same memory and keeps B alive.  view_kokkos_kernels needs no cast.
 template <class S, class O, class D, class MT, class F>
 CsrMatrix<S, O, F, D> from_kokkos_kernels(const KokkosSparse::CrsMatrix<S, O, D, MT, F>& B) {
   using Result = CsrMatrix<S, O, F, D>;

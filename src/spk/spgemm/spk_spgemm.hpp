@@ -30,7 +30,8 @@ namespace spk {
 /// (row pointers filled, columns and values left for spgemm_numeric).
 /// Throws ShapeMismatch when A's columns differ from B's rows, Overflow when
 /// nnz(C) does not fit Offset (before allocating C).
-template <class ExecSpace, class S, class O, class F, class HD, class DA, class DB, class DC>
+template <class ExecSpace, class S, class O, class F, class HD, class DA, class DB, class DC,
+          std::enable_if_t<!std::is_const_v<S>, int> = 0>
 void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
                      const CsrMatrix<S, O, F, DA>& A, const CsrMatrix<S, O, F, DB>& B,
                      CsrMatrix<S, O, F, DC>& C) {
@@ -40,7 +41,8 @@ void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
 /// Numeric phase: fills C's columns and values from A's and B's current
 /// values.  A and B must have the patterns symbolic saw, C must come from
 /// symbolic (its row pointers are the handle's).
-template <class ExecSpace, class S, class O, class F, class HD, class DA, class DB, class DC>
+template <class ExecSpace, class S, class O, class F, class HD, class DA, class DB, class DC,
+          std::enable_if_t<!std::is_const_v<S>, int> = 0>
 void spgemm_numeric(const ExecSpace& space, const SpgemmHandle<O, F, HD>& handle,
                     const CsrMatrix<S, O, F, DA>& A, const CsrMatrix<S, O, F, DB>& B,
                     CsrMatrix<S, O, F, DC>& C) {
@@ -63,7 +65,8 @@ void spgemm_numeric(const SpgemmHandle<O, F, HD>& handle, const CsrMatrix<S, O, 
 }
 
 /// C = A·B in one call, in the execution space `space` (C lives there).
-template <class ExecSpace, class S, class O, class F, class DA, class DB>
+template <class ExecSpace, class S, class O, class F, class DA, class DB,
+          std::enable_if_t<!std::is_const_v<S>, int> = 0>
 CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm(const ExecSpace& space,
                                                const CsrMatrix<S, O, F, DA>& A,
                                                const CsrMatrix<S, O, F, DB>& B,
@@ -88,6 +91,73 @@ template <class S, class O, class F, class DA, class DB>
 auto spgemm(const CsrMatrix<S, O, F, DA>& A, const CsrMatrix<S, O, F, DB>& B,
             const SpgemmOptions& options = SpgemmOptions()) {
   return spgemm(typename CsrMatrix<S, O, F, DA>::execution_space(), A, B, options);
+}
+
+// Read-only operands (CsrMatrix<const S, ...>, e.g. from spk::make_csr on
+// const Views or a const Kokkos Kernels CrsMatrix): the same products.  C
+// holds the non-const scalar.
+namespace Impl {
+template <class SA, class SB>
+inline constexpr bool const_operands_v =
+    (std::is_const_v<SA> ||
+     std::is_const_v<SB>)&&std::is_same_v<std::remove_const_t<SA>, std::remove_const_t<SB>>;
+
+/// A's Views with const removed from the type: the kernels' operand types
+/// are written for mutable matrices but only read A and B (symbolic and
+/// numeric never write their operands), so this is the one place where a
+/// read-only matrix is passed on as a mutable one.
+template <class S, class O, class F, class D>
+CsrMatrix<std::remove_const_t<S>, O, F, D> as_operand(const CsrMatrix<S, O, F, D>& A) {
+  if constexpr (std::is_const_v<S>) {
+    using M = CsrMatrix<std::remove_const_t<S>, O, F, D>;
+    using U = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+    using RM = Kokkos::View<F*, typename M::device_type, U>;
+    using CI = Kokkos::View<O*, typename M::device_type, U>;
+    using VA = Kokkos::View<std::remove_const_t<S>*, typename M::device_type, U>;
+    M B(A.num_rows(), A.num_cols(),
+        typename M::row_map_type(RM(const_cast<F*>(A.row_map().data()), A.row_map().extent(0))),
+        typename M::index_type(CI(const_cast<O*>(A.col_idx().data()), A.col_idx().extent(0))),
+        typename M::values_type(
+            VA(const_cast<std::remove_const_t<S>*>(A.values().data()), A.values().extent(0))));
+    B.set_keep_alive(A.keep_alive());
+    return B;
+  } else {
+    return A;
+  }
+}
+}  // namespace Impl
+
+template <class ExecSpace, class SA, class SB, class O, class F, class HD, class DA, class DB,
+          class DC, std::enable_if_t<Impl::const_operands_v<SA, SB>, int> = 0>
+void spgemm_symbolic(const ExecSpace& space, SpgemmHandle<O, F, HD>& handle,
+                     const CsrMatrix<SA, O, F, DA>& A, const CsrMatrix<SB, O, F, DB>& B,
+                     CsrMatrix<std::remove_const_t<SA>, O, F, DC>& C) {
+  spgemm_symbolic(space, handle, Impl::as_operand(A), Impl::as_operand(B), C);
+}
+
+template <class ExecSpace, class SA, class SB, class O, class F, class HD, class DA, class DB,
+          class DC, std::enable_if_t<Impl::const_operands_v<SA, SB>, int> = 0>
+void spgemm_numeric(const ExecSpace& space, const SpgemmHandle<O, F, HD>& handle,
+                    const CsrMatrix<SA, O, F, DA>& A, const CsrMatrix<SB, O, F, DB>& B,
+                    CsrMatrix<std::remove_const_t<SA>, O, F, DC>& C) {
+  spgemm_numeric(space, handle, Impl::as_operand(A), Impl::as_operand(B), C);
+}
+
+template <
+    class ExecSpace, class SA, class SB, class O, class F, class DA, class DB,
+    std::enable_if_t<Impl::const_operands_v<SA, SB> && Kokkos::is_execution_space<ExecSpace>::value,
+                     int> = 0>
+CsrMatrix<std::remove_const_t<SA>, O, F, device_t<ExecSpace>> spgemm(
+    const ExecSpace& space, const CsrMatrix<SA, O, F, DA>& A, const CsrMatrix<SB, O, F, DB>& B,
+    const SpgemmOptions& options = SpgemmOptions()) {
+  return spgemm(space, Impl::as_operand(A), Impl::as_operand(B), options);
+}
+
+template <class SA, class SB, class O, class F, class DA, class DB,
+          std::enable_if_t<Impl::const_operands_v<SA, SB>, int> = 0>
+auto spgemm(const CsrMatrix<SA, O, F, DA>& A, const CsrMatrix<SB, O, F, DB>& B,
+            const SpgemmOptions& options = SpgemmOptions()) {
+  return spgemm(typename CsrMatrix<SA, O, F, DA>::execution_space(), A, B, options);
 }
 
 }  // namespace spk

@@ -151,7 +151,7 @@ template <class Matrix>
 class SpmvPlan {
  public:
   using matrix_type = Matrix;
-  using scalar_type = typename Matrix::scalar_type;
+  using scalar_type = std::remove_const_t<typename Matrix::scalar_type>;
   using ordinal_type = typename Matrix::ordinal_type;
   using offset_type = typename Matrix::offset_type;
   using execution_space = typename Matrix::execution_space;
