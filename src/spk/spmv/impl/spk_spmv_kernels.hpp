@@ -617,30 +617,36 @@ void spmv_coo(const ExecSpace& space, const Rows& rows, const Cols& cols, const 
 template <class S, class YS>
 inline constexpr bool spmv_scatter_needs_accumulator_v = !std::is_same_v<S, YS>;
 
-/// y := α·op(A)·x + β·y through a temporary of the accumulation type S:
-/// `product(alpha, w)` must compute w := α·op(A)·x (w zeroed); then
-/// y := w + β·y, rounded once.
-template <class S, class ExecSpace, class Y, class Product>
-void spmv_through_accumulator(const ExecSpace& space, typename Y::non_const_value_type alpha,
-                              typename Y::non_const_value_type beta, const Y& y,
-                              Product&& product) {
+/// y := w + β·y, rounded once to y's type (w: the accumulation type).
+template <class ExecSpace, class W, class Y, class S>
+void spmv_accumulator_store(const ExecSpace& space, const W& w, const S beta, const Y& y) {
   using YS = typename Y::non_const_value_type;
-  using W = Kokkos::View<S**, Kokkos::LayoutLeft, typename Y::memory_space>;
   const int nv = num_vecs(y);
-  W w(Kokkos::ViewAllocateWithoutInitializing("spk::spmv.accumulator"), y.extent(0), nv);
-  if constexpr (static_cast<int>(Y::rank) == 1)
-    product(scalar_cast<S>(alpha), Kokkos::subview(w, Kokkos::ALL, 0));
-  else
-    product(scalar_cast<S>(alpha), w);
-  const S b = scalar_cast<S>(beta);
   Kokkos::parallel_for(
       "spk::spmv.accumulator_store", Kokkos::RangePolicy<ExecSpace>(space, 0, y.extent(0)),
       KOKKOS_LAMBDA(const long long i) {
         for (int j = 0; j < nv; ++j) {
           YS& v = vec_at(y, i, j);
-          v = scalar_cast<YS>(b == S(0) ? w(i, j) : w(i, j) + b * scalar_cast<S>(v));
+          v = scalar_cast<YS>(beta == S(0) ? w(i, j) : w(i, j) + beta * scalar_cast<S>(v));
         }
       });
+}
+
+/// y := α·op(A)·x + β·y through a temporary of the accumulation type S:
+/// `product(alpha, w)` must compute w := α·op(A)·x (w zeroed); then
+/// y := w + β·y, rounded once.  (The store is a function of its own: CUDA
+/// lambdas may not sit in a function templated on a local lambda type.)
+template <class S, class ExecSpace, class Y, class Product>
+void spmv_through_accumulator(const ExecSpace& space, typename Y::non_const_value_type alpha,
+                              typename Y::non_const_value_type beta, const Y& y,
+                              Product&& product) {
+  using W = Kokkos::View<S**, Kokkos::LayoutLeft, typename Y::memory_space>;
+  W w(Kokkos::ViewAllocateWithoutInitializing("spk::spmv.accumulator"), y.extent(0), num_vecs(y));
+  if constexpr (static_cast<int>(Y::rank) == 1)
+    product(scalar_cast<S>(alpha), Kokkos::subview(w, Kokkos::ALL, 0));
+  else
+    product(scalar_cast<S>(alpha), w);
+  spmv_accumulator_store(space, w, scalar_cast<S>(beta), y);
 }
 
 /// Runs a row-oriented CSR product with the resolved launch L.  carry_* are
