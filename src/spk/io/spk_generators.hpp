@@ -195,6 +195,110 @@ CsrMatrix<S, O, F, HostDevice> rmat(long long scale, long long edge_factor,
   return A;
 }
 
+namespace Impl {
+
+/// An independent random stream per (seed, row): rows are generated in
+/// parallel and the result does not depend on the thread count.
+inline SplitMix64 row_stream(std::uint64_t seed, long long row, std::uint64_t family) {
+  SplitMix64 mix(seed * 0x9e3779b97f4a7c15ull + family);
+  return SplitMix64(mix.next() ^ (static_cast<std::uint64_t>(row) * 0xd1b54a32d192ed03ull));
+}
+
+/// A value in [-1, -0.1] ∪ [0.1, 1] that depends only on (seed, i, j).
+inline double pair_value(std::uint64_t seed, long long i, long long j) {
+  SplitMix64 g(seed * 0xbf58476d1ce4e5b9ull +
+               static_cast<std::uint64_t>(i) * 0x94d049bb133111ebull +
+               static_cast<std::uint64_t>(j));
+  const double u = g.uniform();
+  return u < 0.5 ? -0.1 - 1.8 * u : 0.1 + 1.8 * (u - 0.5);
+}
+
+inline double parse_spec_real(const std::string& spec, const std::string& tok, const char* name,
+                              const char* usage) {
+  size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(tok, &used);
+  } catch (...) {
+    used = 0;
+  }
+  SPK_REQUIRE(used == tok.size() && !tok.empty() && std::isfinite(v), Error, "generator spec '",
+              spec, "': ", name, " = '", tok, "' is not a number (usage: ", usage, ")");
+  SPK_REQUIRE(v >= 0, Error, "generator spec '", spec, "': ", name, " = ", v,
+              " is negative (usage: ", usage, ")");
+  return v;
+}
+
+/// a · b, or -1 when it exceeds long long: sizes are checked in 64 bits
+/// before they are compared with the ordinal and offset types.
+inline long long checked_mul(long long a, long long b) {
+  if (a == 0 || b == 0) return 0;
+  return a > std::numeric_limits<long long>::max() / b ? -1 : a * b;
+}
+
+inline void require_size(const std::string& spec, long long v, const char* what) {
+  SPK_REQUIRE(v >= 0, Overflow, "generator spec '", spec, "': ", what,
+              " overflows 64-bit integers");
+}
+
+/// Zipf-distributed rank in [0, n): P(rank k) ∝ (k+1)^-s, by inverting the
+/// continuous approximation of its distribution function.
+inline long long zipf_rank(SplitMix64& g, long long n, double s) {
+  const double u = g.uniform();
+  double x;
+  if (std::abs(s - 1.0) < 1e-9)
+    x = std::exp(u * std::log(static_cast<double>(n) + 1.0));
+  else
+    x = std::pow(u * (std::pow(static_cast<double>(n) + 1.0, 1.0 - s) - 1.0) + 1.0,
+                 1.0 / (1.0 - s));
+  return std::min(n - 1, std::max(0LL, static_cast<long long>(x) - 1));
+}
+
+inline long long gcd_ll(long long a, long long b) {
+  while (b) a %= b, std::swap(a, b);
+  return a;
+}
+
+/// A stride coprime to n near 0.618·n: rank → (rank · stride) mod n spreads
+/// the Zipf hubs over the column range.
+inline long long spreading_stride(long long n) {
+  long long s = std::max(1LL, static_cast<long long>(0.6180339887 * static_cast<double>(n)));
+  while (gcd_ll(s, n) != 1) ++s;
+  return s;
+}
+
+/// Neighbours of node (x, y, z) in an n³ grid for a 7- or 27-point stencil,
+/// in increasing index order.
+inline int grid_neighbours(long long n, long long node, int points, long long* out) {
+  const long long nn = n * n;
+  const long long x = node % n, y = (node / n) % n, z = node / nn;
+  int k = 0;
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        if (points == 7 && std::abs(dx) + std::abs(dy) + std::abs(dz) > 1) continue;
+        const long long a = x + dx, b = y + dy, c = z + dz;
+        if (a < 0 || a >= n || b < 0 || b >= n || c < 0 || c >= n) continue;
+        out[k++] = node + dz * nn + dy * n + dx;
+      }
+  return k;
+}
+
+/// Entries of the n³ node graph of a 7- or 27-point stencil (self included):
+/// 7n³ − 6n² or (3n − 2)³; -1 when that overflows.
+inline long long grid_edges(long long n, int points) {
+  if (n <= 0) return 0;
+  if (points == 27) {
+    const long long m = 3 * n - 2;
+    return checked_mul(checked_mul(m, m), m);
+  }
+  const long long n2 = checked_mul(n, n), n3 = checked_mul(n2, n);
+  const long long seven = checked_mul(n3, 7);
+  return n2 < 0 || seven < 0 ? -1 : seven - 6 * n2;
+}
+
+}  // namespace Impl
+
 /// 27-point 3-D Laplacian on an n × n × n grid: 26 on the diagonal, -1 for
 /// each of the up to 26 neighbours.
 template <class S = double, class O = int, class F = int>
