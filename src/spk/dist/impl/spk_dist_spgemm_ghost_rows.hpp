@@ -5,6 +5,8 @@
 #pragma once
 
 #include <Kokkos_Core.hpp>
+#include <impl/spk_convert_impl.hpp>
+#include <impl/spk_dist_mpi.hpp>
 #include <impl/spk_dist_row_kernels.hpp>
 #include <impl/spk_dist_spgemm_operands.hpp>
 #include <spk_dist_csr_matrix.hpp>
