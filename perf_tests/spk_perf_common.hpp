@@ -180,7 +180,7 @@ inline Options parse_args(int argc, char* argv[], const std::string& usage,
 
 /// The shared SuiteSparse directory, if $SPK_MATRIX_DIR names one.
 inline std::string shared_matrix_dir() {
-  const char* env = std::getenv("SPK_MATRIX_DIR");
+  const char* env = spk::environment_variable("SPK_MATRIX_DIR");
   return env && *env && std::filesystem::is_directory(env) ? env : "";
 }
 

@@ -9,6 +9,7 @@
 #include <spk_commands.hpp>
 #include <spk_dist.hpp>
 #include <spk_dist_cli.hpp>
+#include <spk_settings.hpp>
 
 namespace spk::cli {
 
@@ -92,9 +93,9 @@ DM load_distributed(MPI_Comm comm, const std::string& what, spk::dist::Partition
 }  // namespace
 
 bool dist_requested() {
-  if (const char* f = std::getenv("SPK_DIST"); f && *f) return std::string(f) != "0";
+  if (const char* f = spk::environment_variable("SPK_DIST"); f && *f) return std::string(f) != "0";
   for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
-    if (const char* s = std::getenv(v); s && std::atoi(s) > 1) return true;
+    if (const char* s = spk::environment_variable(v); s && std::atoi(s) > 1) return true;
   return false;
 }
 

@@ -131,7 +131,7 @@ void check_product(const spk::CsrMatrix<S, O, F, spk::HostDevice>& A_h,
     spk::spgemm_symbolic(ExecSpace(), handle, A, B, C);
     ASSERT_EQ(static_cast<long long>(handle.nnz()), static_cast<long long>(ref.nnz()));
     ASSERT_EQ(handle.products(), spk::reference::spgemm_products(A_h, B_h));
-    if (std::getenv("SPK_TEST_VERBOSE")) {
+    if (spk::environment_variable("SPK_TEST_VERBOSE")) {
       const auto& lp = handle.plan().long_rows;
       std::printf("%s [%s]: algo %d long rows %d cap %llu slabs %d bins:", what.c_str(), cfg.name,
                   int(handle.algorithm()), int(lp.kind), (unsigned long long)lp.slab_capacity,

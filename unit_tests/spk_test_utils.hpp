@@ -12,6 +12,7 @@
 #include <spk_generators.hpp>
 #include <spk_mirror.hpp>
 #include <spk_scalar_traits.hpp>
+#include <spk_settings.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,7 +22,7 @@ namespace spk_test {
 /// Directory of the SuiteSparse matrices (../shared/matrices), from
 /// $SPK_MATRIX_DIR or the build configuration; empty when it is missing.
 inline std::string matrix_dir() {
-  const char* env = std::getenv("SPK_MATRIX_DIR");
+  const char* env = spk::environment_variable("SPK_MATRIX_DIR");
   std::string dir = env && *env ? env : SPK_TEST_MATRIX_DIR;
   return std::filesystem::is_directory(dir) ? dir : std::string();
 }
@@ -29,7 +30,7 @@ inline std::string matrix_dir() {
 /// The small matrices kept in the repository (unit_tests/data), or
 /// $SPK_TEST_DATA_DIR when the tests run away from the source tree.
 inline std::string data_dir() {
-  const char* env = std::getenv("SPK_TEST_DATA_DIR");
+  const char* env = spk::environment_variable("SPK_TEST_DATA_DIR");
   return env && *env ? env : SPK_TEST_DATA_DIR;
 }
 

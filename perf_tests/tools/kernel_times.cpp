@@ -6,7 +6,7 @@
 // serialised).  At exit each process writes, to KERNEL_TIMES_PREFIX<rank>.txt
 // (rank: OMPI_COMM_WORLD_RANK, else 0), one line per (region, instance):
 // total ms, calls, device id, name; largest first.
-//   g++ -O2 -shared -fPIC -I/usr/local/cuda/include kernel_times.cpp \
+//   g++ -O2 -shared -fPIC -I../../src/spk/core -I/usr/local/cuda/include kernel_times.cpp \
 //       -o libspk_kernel_times.so -L/usr/local/cuda/lib64/stubs -lcuda
 //   KOKKOS_TOOLS_LIBS=$PWD/libspk_kernel_times.so mpirun -np 2 -x KOKKOS_TOOLS_LIBS ...
 #include <cuda.h>
@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <spk_settings.hpp>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -72,8 +73,8 @@ extern "C" {
 void kokkosp_init_library(int, std::uint64_t, std::uint32_t, void*) {}
 
 void kokkosp_finalize_library() {
-  const char* r = std::getenv("OMPI_COMM_WORLD_RANK");
-  const char* prefix = std::getenv("KERNEL_TIMES_PREFIX");
+  const char* r = spk::environment_variable("OMPI_COMM_WORLD_RANK");
+  const char* prefix = spk::environment_variable("KERNEL_TIMES_PREFIX");
   const std::string path = std::string(prefix ? prefix : "kernel_times_") + (r ? r : "0") + ".txt";
   std::vector<std::tuple<double, long, std::uint32_t, std::string>> rows;
   for (const auto& [key, tot] : totals) rows.emplace_back(tot.ms, tot.calls, key.second, key.first);

@@ -21,6 +21,21 @@
 //   SPK_SPGEMM_WARP_SORT=a:b:c:d[:w[:s]]  spgemm.warp_sort_*  the tuning policy's
 //   SPK_SPGEMM_WARP_SORT_FEW=0|1     spgemm.warp_sort_few     the tuning policy's
 //
+// spk's command-line tool, tests and perf drivers read their own variables
+// through spk::environment_variable() below, so that this module stays the
+// one place that calls getenv (a ctest, getenv_only_in_settings, checks it):
+//
+//   variable                         read by                  meaning
+//   SPK_DIST=0|1                     tools/cmd_dist.cpp       force the distributed path of
+//                                                             `spk spmv|spgemm` on or off
+//   OMPI_COMM_WORLD_SIZE, PMI_SIZE,  tools/cmd_dist.cpp       launched by mpirun with more
+//   PMIX_SIZE                                                 than one rank (no SPK_DIST)
+//   SPK_MATRIX_DIR=dir               unit_tests, perf_tests   the SuiteSparse matrices
+//   SPK_TEST_DATA_DIR=dir            unit_tests               the small test matrices
+//   SPK_TEST_VERBOSE (set)           unit_tests (Spgemm)      print each product's plan
+//   KERNEL_TIMES_PREFIX=path         perf_tests/tools/        where kernel_times writes
+//   OMPI_COMM_WORLD_RANK             kernel_times.cpp         its files (one per rank)
+//
 // Per-call options (SpgemmOptions::tuning) take precedence over the
 // SpGEMM overrides here.  Change settings between spk calls, not while
 // another thread runs one: spk reads them when a call starts.
@@ -124,6 +139,12 @@ struct Settings {
   SpgemmTuningOverrides spgemm;
 };
 
+/// The value of the environment variable `name`, or nullptr when it is not
+/// set.  Code outside this module (spk's tool, tests, perf drivers) reads
+/// the environment only through it; the variables it reads are listed at
+/// the top of this file.
+inline const char* environment_variable(const char* name) { return std::getenv(name); }
+
 namespace Impl {
 
 /// Looks up one environment variable (nullptr: not set).
@@ -184,8 +205,7 @@ inline Settings settings_from_environment(Settings base, const EnvLookup& env) {
 }
 
 inline Settings& settings_storage() {
-  static Settings s =
-      settings_from_environment(Settings(), [](const char* name) { return std::getenv(name); });
+  static Settings s = settings_from_environment(Settings(), environment_variable);
   return s;
 }
 

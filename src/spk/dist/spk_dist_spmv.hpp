@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <impl/spk_dist_local_ops.hpp>
+#include <impl/spk_dist_spmv_ghost.hpp>
+#include <impl/spk_dist_timing.hpp>
 #include <spk_dist_csr_matrix.hpp>
 
 namespace spk::dist {
@@ -18,12 +20,6 @@ struct SpmvTimes {
   long long calls = 0;
   double total() const { return pack_and_post + local + wait + ghost; }
 };
-
-namespace Impl {
-inline double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-}  // namespace Impl
 
 /// y := alpha·A·x + beta·y on `space`: begin the halo exchange of x, multiply
 /// the local block while it is in flight, finish it, add the ghost block.
@@ -46,17 +42,7 @@ void spmv(const ExecSpace& space, S alpha, const DistCsrMatrix<S, O, F, D>& A, c
   if (times) space.fence(), times->local += Impl::seconds_since(t), t = clock::now();
   A.plan().finish(ws.x_ghost, ws.buffers);
   if (times) space.fence(), times->wait += Impl::seconds_since(t), t = clock::now();
-  // Only the rows with ghost entries: product into a short vector, then
-  // added to y (the same single-node SpMV as the local block).
-  const auto& Gc = A.ghost_compressed_block();
-  if (Gc.num_rows() > 0) {
-    Impl::local_spmv(space, alpha, Gc, ws.x_ghost, S(0), ws.y_ghost);
-    auto rows = A.ghost_rows();
-    auto yg = ws.y_ghost;
-    Kokkos::parallel_for(
-        "spk::dist::ghost_add", Kokkos::RangePolicy<ExecSpace>(space, 0, Gc.num_rows()),
-        KOKKOS_LAMBDA(const long long r) { y(rows(r)) += yg(r); });
-  }
+  Impl::ghost_block_spmv(space, alpha, A, ws.x_ghost, ws.y_ghost, y);
   space.fence();
   if (times) times->ghost += Impl::seconds_since(t), ++times->calls;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <Kokkos_Core.hpp>
+#include <impl/spk_dist_vector_ops.hpp>
 #include <spk_dist_layout.hpp>
 #include <vector>
 
@@ -13,11 +14,7 @@ template <class ExecSpace, class X, class Y>
 double dot(const ExecSpace& space, MPI_Comm comm, const X& x, const Y& y) {
   SPK_REQUIRE(x.extent(0) == y.extent(0), ShapeMismatch, "spk::dist::dot: ", x.extent(0), " vs ",
               y.extent(0), " local entries");
-  double local = 0;
-  Kokkos::parallel_reduce(
-      "spk::dist::dot", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),
-      KOKKOS_LAMBDA(const long long i, double& s) { s += x(i) * y(i); }, local);
-  return Impl::allreduce_sum(comm, local);
+  return Impl::allreduce_sum(comm, Impl::local_dot(space, x, y));
 }
 
 /// Rank root's global vector (ignored elsewhere) cut by layout into each

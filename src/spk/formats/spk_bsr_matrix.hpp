@@ -2,6 +2,7 @@
 // Kokkos Views.
 #pragma once
 
+#include <impl/spk_format_checks.hpp>
 #include <limits>
 #include <spk_device.hpp>
 #include <spk_error.hpp>
@@ -92,31 +93,6 @@ class BsrMatrix {
   values_type values_;
 };
 
-namespace Impl {
-
-/// Why block row I of a BSR matrix is bad (0: it is fine); callable on the
-/// host and the device.
-template <class RowMap, class Cols, class Vals>
-KOKKOS_INLINE_FUNCTION int bsr_row_defect(const RowMap& rm, const Cols& ci, const Vals& va,
-                                          long long I, long long nbr, long long nbc, long long nb,
-                                          long long m, long long n, int b) {
-  using S = typename Vals::non_const_value_type;
-  const long long k0 = rm(I), k1 = rm(I + 1);
-  if (k0 > k1 || k0 < 0 || k1 > nb || (I == 0 && k0 != 0) || (I == nbr - 1 && k1 != nb)) return 1;
-  for (long long k = k0; k < k1; ++k) {
-    const long long J = ci(k);
-    if (J < 0 || J >= nbc) return 2;
-    if (k > k0 && J <= ci(k - 1)) return 3;
-    if (I * b + b <= m && J * b + b <= n) continue;
-    for (int r = 0; r < b; ++r)
-      for (int c = 0; c < b; ++c)
-        if ((I * b + r >= m || J * b + c >= n) && va(k * b * b + r * b + c) != S(0)) return 4;
-  }
-  return 0;
-}
-
-}  // namespace Impl
-
 /// Throws spk::InvalidMatrix naming the first bad block row when the block
 /// pointers do not rise from 0 to num_blocks, a block column is out of range
 /// or not strictly increasing within its block row, or a padded entry
@@ -129,13 +105,7 @@ void validate(const ExecSpace& space, const BsrMatrix<S, O, F, D>& A) {
   auto rm = A.row_map();
   auto ci = A.col_idx();
   auto va = A.values();
-  long long first = nbr;
-  Kokkos::parallel_reduce(
-      "spk::validate_bsr", Kokkos::RangePolicy<ExecSpace>(space, 0, nbr),
-      KOKKOS_LAMBDA(const long long I, long long& bad) {
-        if (I < bad && Impl::bsr_row_defect(rm, ci, va, I, nbr, nbc, nb, m, n, b) != 0) bad = I;
-      },
-      Kokkos::Min<long long>(first));
+  const long long first = Impl::first_bad_bsr_block_row(space, rm, ci, va, nbr, nbc, nb, m, n, b);
   if (first >= nbr) return;
   const auto hrm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rm);
   const auto hci = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ci);

@@ -2,6 +2,7 @@
 // in Kokkos Views.
 #pragma once
 
+#include <impl/spk_format_checks.hpp>
 #include <limits>
 #include <spk_device.hpp>
 #include <spk_error.hpp>
@@ -76,19 +77,7 @@ template <class ExecSpace, class S, class O, class F, class D>
 void validate(const ExecSpace& space, const EllMatrix<S, O, F, D>& A) {
   const long long m = A.num_rows(), n = A.num_cols(), w = A.width();
   auto ci = A.col_idx();
-  long long first = m;
-  Kokkos::parallel_reduce(
-      "spk::validate_ell", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
-      KOKKOS_LAMBDA(const long long i, long long& bad) {
-        bool ok = true, padding = false;
-        for (long long k = 0; ok && k < w; ++k) {
-          const long long c = ci(i, k);
-          ok = c >= -1 && c < n && !(padding && c >= 0);
-          padding = padding || c < 0;
-        }
-        if (!ok && i < bad) bad = i;
-      },
-      Kokkos::Min<long long>(first));
+  const long long first = Impl::first_bad_ell_row(space, m, n, w, ci);
   SPK_REQUIRE(first >= m, InvalidMatrix, "EllMatrix (", m, " x ", n, ", width ", w, "): row ",
               first, " has a column index outside [-1, ", n,
               ") or an entry after its padding (-1)");

@@ -2,6 +2,7 @@
 // 2014) in Kokkos Views.
 #pragma once
 
+#include <impl/spk_format_checks.hpp>
 #include <limits>
 #include <spk_compat.hpp>
 #include <spk_device.hpp>
@@ -118,31 +119,7 @@ void validate(const ExecSpace& space, const SellMatrix<S, O, F, D>& A) {
   auto sp = A.slice_ptr();
   auto ci = A.col_idx();
   auto perm = A.perm();
-  Kokkos::View<int*, typename SellMatrix<S, O, F, D>::device_type> seen("spk::validate_sell", m);
-  long long first = ns;
-  Kokkos::parallel_reduce(
-      "spk::validate_sell", Kokkos::RangePolicy<ExecSpace>(space, 0, ns),
-      KOKKOS_LAMBDA(const long long s, long long& bad) {
-        const long long b = sp(s), e = sp(s + 1);
-        bool ok = b >= 0 && b <= e && e <= slots && (e - b) % C == 0 && (s > 0 || b == 0) &&
-                  (s < ns - 1 || e == slots);
-        const long long w = ok ? (e - b) / C : 0;
-        for (long long r = 0; ok && r < C; ++r) {
-          const long long p = s * C + r;
-          if (p < m) {
-            const long long row = perm(p);
-            ok = row >= 0 && row < m && Kokkos::atomic_fetch_add(&seen(row), 1) == 0;
-          }
-          bool padding = p >= m;
-          for (long long k = 0; ok && k < w; ++k) {
-            const long long c = ci(b + k * C + r);
-            ok = c >= -1 && c < n && !(padding && c >= 0);
-            padding = padding || c < 0;
-          }
-        }
-        if (!ok && s < bad) bad = s;
-      },
-      Kokkos::Min<long long>(first));
+  const long long first = Impl::first_bad_sell_slice(space, ns, m, n, C, slots, sp, ci, perm);
   SPK_REQUIRE(first >= ns, InvalidMatrix, "SellMatrix (", m, " x ", n, ", C = ", C, "): slice ",
               first,
               " is bad (slice pointers, a column index outside [-1, num_cols), an entry after "
