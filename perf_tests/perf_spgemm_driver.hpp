@@ -770,7 +770,7 @@ void run_space(const Options& opt, spk::perf::Report& report) {
       const double bytes = (double(A_h.nnz()) + double(products) + double(std::max(0LL, r.nnz_c))) *
                            (sizeof(O) + sizeof(S));
       rec.gbps = bytes / (r.total_ms * 1e6);
-      rec.gflops = 2.0 * double(products) / (r.total_ms * 1e6);
+      rec.gflops = (spk::is_complex_v<S> ? 8.0 : 2.0) * double(products) / (r.total_ms * 1e6);
       rec.numbers.insert(rec.numbers.begin(), {{"symbolic_ms", r.symbolic_ms},
                                                {"numeric_ms", r.numeric_ms},
                                                {"nnz_c", double(r.nnz_c)}});

@@ -1,0 +1,155 @@
+// The passes SpmvPlan runs once per matrix (spk_spmv_plan.hpp): row
+// statistics, host row blocks, stream blocks and merge-path partitions.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <impl/spk_row_blocks.hpp>
+#include <spk_spmv_options.hpp>
+#include <spk_spmv_tuning.hpp>
+
+namespace spk {
+namespace Impl {
+
+/// Fills starts(0..blocks) with the row blocks' first rows (host-accessible
+/// row_map) and returns the largest block's rows + nonzeros over the mean
+/// share (1 = perfectly balanced).
+template <class RowMap, class Starts>
+double spmv_host_row_blocks(const RowMap& row_map, long long num_rows, long long nnz,
+                            long long blocks, const Starts& starts) {
+  double worst = 0;
+  for (long long t = 0; t <= blocks; ++t) {
+    starts(t) = static_cast<typename Starts::non_const_value_type>(
+        row_block_start(row_map, num_rows, nnz, t, blocks));
+    if (t > 0) {
+      const long long r0 = starts(t - 1), r1 = starts(t);
+      const double work = double(r1 - r0) + double(row_map(r1) - row_map(r0));
+      worst = std::max(worst, work);
+    }
+  }
+  const double total = double(num_rows + nnz);
+  return total > 0 ? worst * double(blocks) / total : 1.0;
+}
+
+/// `stream`'s chunk h for scalar type S on ExecSpace: the asked-for value,
+/// lowered so that a block's scratch (2h products) fits a team's level-0
+/// scratch.
+template <class ExecSpace, class S>
+long long spmv_stream_chunk(long long asked) {
+  const long long room = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
+  const long long fit = room / (2 * static_cast<long long>(sizeof(S))) - 16;
+  return std::max(1LL, std::min(asked, fit));
+}
+
+/// Whether row i starts a `stream` block of chunk h (see spmv_stream_blocks).
+template <class RowMap>
+KOKKOS_INLINE_FUNCTION bool spmv_stream_block_starts(const RowMap& row_map, long long i,
+                                                     long long h) {
+  if (i == 0) return true;
+  const long long a = row_map(i - 1), b = row_map(i), c = row_map(i + 1);
+  return c - b > h || b - a > h || a / h != b / h;
+}
+
+/// `stream`'s row blocks, cut once in O(rows) on `space` (a count, then a
+/// scan): row i starts a block when it is the first row, when it or the row
+/// before it has more than h entries (such a row is a block of its own,
+/// which the kernel sums as a team straight from global memory), or when its
+/// first entry lies in another chunk of h nonzeros than the previous row's.
+/// The rows of a block then start within one chunk and the last has at most
+/// h entries, so a block of short rows holds fewer than 2h nonzeros (the
+/// kernel's scratch).  Returns the block starts (blocks + 1, the last =
+/// num_rows).
+template <class Ordinal, class ExecSpace, class RowMap>
+Kokkos::View<Ordinal*, typename RowMap::memory_space> spmv_stream_blocks(const ExecSpace& space,
+                                                                         const RowMap& row_map,
+                                                                         long long num_rows,
+                                                                         long long h) {
+  using Blocks = Kokkos::View<Ordinal*, typename RowMap::memory_space>;
+  h = std::max(1LL, h);
+  long long count = 0;
+  Kokkos::RangePolicy<ExecSpace> policy(space, 0, num_rows);
+  Kokkos::parallel_reduce(
+      "spk::SpmvPlan.stream_block_count", policy,
+      KOKKOS_LAMBDA(const long long i, long long& c) {
+        c += spmv_stream_block_starts(row_map, i, h) ? 1 : 0;
+      },
+      count);
+  Blocks blocks(Kokkos::ViewAllocateWithoutInitializing("spk::SpmvPlan.stream_blocks"), count + 1);
+  Kokkos::parallel_scan(
+      "spk::SpmvPlan.stream_blocks", policy,
+      KOKKOS_LAMBDA(const long long i, long long& pos, const bool final) {
+        if (spmv_stream_block_starts(row_map, i, h)) {
+          if (final) blocks(pos) = static_cast<Ordinal>(i);
+          ++pos;
+        }
+        if (final && i + 1 == num_rows) blocks(count) = static_cast<Ordinal>(num_rows);
+      });
+  if (num_rows == 0) Kokkos::deep_copy(space, blocks, Ordinal(0));
+  return blocks;
+}
+
+/// Statistics needing only the sizes (no kernel, no synchronisation).
+template <class Matrix>
+SpmvRowStats spmv_cheap_stats(const Matrix& A) {
+  SpmvRowStats s;
+  s.num_rows = A.num_rows();
+  s.nnz = A.nnz();
+  s.mean = s.num_rows > 0 ? double(s.nnz) / double(s.num_rows) : 0.0;
+  s.max_length = s.nnz;
+  return s;
+}
+
+/// Full row-length statistics (three reductions, one synchronisation).
+template <class ExecSpace, class Matrix>
+SpmvRowStats spmv_row_stats(const ExecSpace& space, const Matrix& A) {
+  SpmvRowStats s = spmv_cheap_stats(A);
+  if (s.num_rows == 0) return s;
+  using F = typename Matrix::offset_type;
+  auto row_map = A.row_map();
+  const double mean = s.mean;
+  F max_len = 0;
+  double var = 0;
+  long long empty = 0;
+  Kokkos::RangePolicy<ExecSpace> policy(space, 0, A.num_rows());
+  Kokkos::parallel_reduce(
+      "spk::spmv_row_stats.max", policy,
+      KOKKOS_LAMBDA(const long long i, F& m) {
+        const F len = row_map(i + 1) - row_map(i);
+        if (len > m) m = len;
+      },
+      Kokkos::Max<F>(max_len));
+  Kokkos::parallel_reduce(
+      "spk::spmv_row_stats.var", policy,
+      KOKKOS_LAMBDA(const long long i, double& v) {
+        const double d = double(row_map(i + 1) - row_map(i)) - mean;
+        v += d * d;
+      },
+      var);
+  Kokkos::parallel_reduce(
+      "spk::spmv_row_stats.empty", policy,
+      KOKKOS_LAMBDA(const long long i, long long& e) { e += row_map(i + 1) == row_map(i); }, empty);
+  s.max_length = max_len;
+  s.stddev = std::sqrt(var / double(s.num_rows));
+  s.empty_rows = empty;
+  return s;
+}
+
+/// Where each of `segs` merge-path segments of `items` items starts (segs +
+/// 1 rows, the last = num_rows).
+template <class Ordinal, class ExecSpace, class RowMap>
+Kokkos::View<Ordinal*, typename RowMap::memory_space> spmv_merge_path_starts(
+    const ExecSpace& space, const RowMap& row_map, long long rows, long long nnz, long long segs,
+    long long items) {
+  Kokkos::View<Ordinal*, typename RowMap::memory_space> starts(
+      Kokkos::ViewAllocateWithoutInitializing("spk::SpmvPlan.segment_rows"), segs + 1);
+  Kokkos::parallel_for(
+      "spk::SpmvPlan.merge_path_partition", Kokkos::RangePolicy<ExecSpace>(space, 0, segs + 1),
+      KOKKOS_LAMBDA(const long long t) {
+        const long long d = t * items < rows + nnz ? t * items : rows + nnz;
+        starts(t) = static_cast<Ordinal>(merge_path_search(row_map, rows, nnz, d));
+      });
+  return starts;
+}
+
+}  // namespace Impl
+}  // namespace spk
