@@ -280,3 +280,12 @@ TEST(generators, new_bad_specs) {
                         "powerlaw:9:2:2:1", "prolongator:agg:poisson2d:3"})
     EXPECT_TRUE(spk::is_generator_spec(s)) << s;
 }
+
+// 64-bit unsigned offsets: a count is compared with their maximum unsigned
+// (a size_t maximum is no negative long long).
+TEST(generators, unsigned_64_bit_offsets) {
+  const auto A = spk::generate<double, int, size_t>("poisson2d:6");
+  EXPECT_EQ(A.nnz(), size_t(5 * 36 - 4 * 6));
+  const auto B = spk::generate<float, long long, size_t>("stencil27:3");
+  EXPECT_EQ(B.nnz(), size_t(343));
+}

@@ -1,6 +1,7 @@
 // Exceptions thrown by spk.  Every message names what is wrong and where.
 #pragma once
 
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -63,6 +64,14 @@ constexpr bool is_negative(N n) {
     return n < 0;
   else
     return false;
+}
+
+/// Whether a count v >= 0 fits the integer type T, signed or not (a 64-bit
+/// unsigned maximum is compared unsigned, never as a negative long long).
+template <class T>
+constexpr bool fits_integer(long long v) {
+  return v >= 0 && static_cast<unsigned long long>(v) <=
+                       static_cast<unsigned long long>(std::numeric_limits<T>::max());
 }
 
 template <class... Args>

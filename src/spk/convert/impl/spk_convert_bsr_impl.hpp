@@ -10,8 +10,7 @@ namespace spk::Impl {
 /// Whether a non-negative 64-bit count fits the offset type F (signed or not).
 template <class F>
 bool fits_offset(long long count) {
-  return static_cast<unsigned long long>(count) <=
-         static_cast<unsigned long long>(std::numeric_limits<F>::max());
+  return fits_integer<F>(count);
 }
 
 /// Walks the (sorted) rows of block row I together, block column by block

@@ -260,7 +260,7 @@ CsrMatrix<S, O, F, HostDevice> read_rows_parallel(MPI_Comm comm, const std::stri
   std::vector<MMTriplet> in(static_cast<size_t>(nrecv));
   SPK_MPI(MPI_Alltoallv(out.data(), sc.data(), sd.data(), MPI_BYTE, in.data(), rc.data(), rd.data(),
                         MPI_BYTE, comm));
-  SPK_REQUIRE(nrecv <= static_cast<long long>(std::numeric_limits<F>::max()), Overflow,
+  SPK_REQUIRE(spk::Impl::fits_integer<F>(nrecv), Overflow,
               "spk::dist::read_matrix_market_parallel: rank ", me, " gets ", nrecv,
               " entries, more than the offset type ", spk::Impl::type_name<F>(), " holds");
 
