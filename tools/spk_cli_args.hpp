@@ -80,6 +80,8 @@ inline InfoArgs parse_info_args(const std::vector<std::string>& args) {
       s.precision = parse_precision(c.value());
     else if (c.is_option())
       throw UsageError("unknown option " + a);
+    else if (a.empty())
+      throw UsageError("an empty argument is not a matrix file or generator spec");
     else if (s.path.empty())
       s.path = a;
     else
@@ -115,6 +117,8 @@ inline ConvertArgs parse_convert_args(const std::vector<std::string>& args) {
       s.precision = parse_precision(c.value());
     } else if (c.is_option()) {
       throw UsageError("unknown option " + a);
+    } else if (a.empty()) {
+      throw UsageError("an empty argument is not a file name");
     } else {
       files.push_back(a);
     }

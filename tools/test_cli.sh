@@ -43,6 +43,7 @@ check spgemm-complex-real 0 'complex<float>' -- "$spk" spgemm "$data/complex_ske
 check spgemm-complex-real-values 0 'as expected' -- $expect "$tmp/cr.mtx" 1e-6 'mul(A, B)' A="$data/complex_skew.mtx" B="$data/pattern_symmetric.mtx"
 check spgemm-single 0 'check: C matches the serial reference \(float' -- "$spk" spgemm "$data/b1_ss.mtx" "$data/b1_ss.mtx" -o "$tmp/ls.mtx" --check --precision single
 check spgemm-single-values 0 'as expected' -- $expect "$tmp/ls.mtx" 1e-6 'mul(A, A)' A="$data/b1_ss.mtx"
+check convert-empty-name 2 'an empty argument is not a file name' -- "$spk" convert "$data/karate.mtx" ""
 for cmd in "info $data/karate.mtx" "convert $data/karate.mtx $tmp/k2.mtx" "spgemm $data/karate.mtx $data/karate.mtx -o $tmp/c.mtx"; do
   check "bad-precision-${cmd%% *}" 2 "--precision takes single or double, not 'long'" -- "$spk" $cmd --precision long
 done
