@@ -237,6 +237,10 @@ TEST(io, mm_complex_into_real_refused_unless_real_part_asked) {
   const auto C = spk::read_csr<Kokkos::complex<double>>(path);
   ASSERT_EQ(A.nnz(), C.nnz());
   for (int k = 0; k < A.nnz(); ++k) EXPECT_EQ(A.values()(k), C.values()(k).real()) << k;
+  const auto d = spk::read_dense<double>(data_file("complex_array.mtx"), real_part);
+  EXPECT_EQ(d(0, 1), 2.0);
+  EXPECT_EQ(d(1, 0), 2.0);
+  EXPECT_EQ(d(1, 1), -3.0);
   // The real part of a hermitian matrix is symmetric.
   const auto D = dense_of(spk::read_csr<float>(data_file("complex_hermitian.mtx"), real_part));
   EXPECT_EQ(D[1][0], 1.0f);
