@@ -1,5 +1,7 @@
-// spk convert IN OUT [--format F]
+// spk convert IN OUT [--format F] [--precision single|double]
 //
+// A complex file is written as complex (values in complex<double>, or
+// complex<float> with --precision single); every other file as real.
 // With --format the matrix goes to format F and back to CSR before it is
 // written, so OUT holds what F stores (BSR: the zeros that fill its blocks).
 #include <spk_commands.hpp>
@@ -7,27 +9,19 @@
 
 namespace spk::cli {
 
-int run_convert(const std::vector<std::string>& args_in) {
-  std::vector<std::string> args;
-  FormatSpec format;
-  bool through = false;
-  for (size_t i = 0; i < args_in.size(); ++i) {
-    if (args_in[i] == "--format") {
-      if (i + 1 >= args_in.size()) throw UsageError("--format needs a value");
-      format = parse_format_spec(args_in[++i]);
-      through = true;
-    } else {
-      args.push_back(args_in[i]);
+int run_convert(const std::vector<std::string>& args) {
+  const ConvertArgs parsed = parse_convert_args(args);
+  MatrixArgument in = open_matrix(parsed.in);
+  return dispatch_scalar(is_complex(in), parsed.precision, [&](auto zero) {
+    using S = decltype(zero);
+    auto A = load_matrix<S, int, long long>(in);
+    if (parsed.through) {
+      const Kokkos::DefaultHostExecutionSpace space;
+      with_format(space, A, parsed.format, [&](const auto& M) { A = to_csr(space, M); });
     }
-  }
-  if (args.size() != 2) throw UsageError("expected an input and an output file");
-  auto A = load_csr<double, int, long long>(args[0]);
-  if (through) {
-    const Kokkos::DefaultHostExecutionSpace space;
-    with_format(space, A, format, [&](const auto& M) { A = to_csr(space, M); });
-  }
-  write_matrix_market(args[1], A);
-  return 0;
+    write_matrix_market(parsed.out, A);
+    return 0;
+  });
 }
 
 }  // namespace spk::cli

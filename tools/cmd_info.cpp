@@ -1,4 +1,8 @@
-// spk info FILE|SPEC
+// spk info FILE|SPEC [--precision single|double]
+//
+// The values are read in the file's field (complex files in complex<float>
+// or complex<double>), so that reading them is checked as the other
+// commands read them; the statistics depend on the pattern alone.
 #include <algorithm>
 #include <cstdio>
 #include <spk_commands.hpp>
@@ -63,25 +67,43 @@ void print_format_fill(const InfoCsr& A, long long max_len) {
   std::printf("suggested:   %s\n", pick.c_str());
 }
 
-}  // namespace
+/// Whether a square complex A equals its conjugate transpose (sorted,
+/// duplicate-free columns: one binary search per entry).
+template <class S, class O, class F>
+bool is_hermitian(const CsrMatrix<S, O, F, HostDevice>& A) {
+  if (A.num_rows() != A.num_cols()) return false;
+  const auto rm = A.row_map();
+  const auto ci = A.col_idx();
+  const auto va = A.values();
+  for (long long i = 0; i < A.num_rows(); ++i)
+    for (long long k = rm(i); k < rm(i + 1); ++k) {
+      const long long j = ci(k);
+      const auto* b = ci.data() + rm(j);
+      const auto* e = ci.data() + rm(j + 1);
+      const auto* at = std::lower_bound(b, e, static_cast<O>(i));
+      const S mirror = at != e && *at == i ? va(rm(j) + (at - b)) : S(0);
+      if (!(va(k) == S(mirror.real(), -mirror.imag()))) return false;
+    }
+  return true;
+}
 
-int run_info(const std::vector<std::string>& args) {
-  if (args.size() != 1) throw UsageError("expected one matrix file or generator spec");
-  const std::string& what = args[0];
+/// The matrix's description and statistics, its values read in S.
+template <class S>
+int print_info(MatrixArgument& m, Precision precision) {
   std::string format = "generated (real general)";
   long long stored = -1;
   bool symmetric_storage = false;
-  CsrMatrix<double, int, long long, HostDevice> A;
-  if (is_spec_argument(what)) {
-    A = generate<double, int, long long>(what);
+  CsrMatrix<S, int, long long, HostDevice> A;
+  if (m.generated) {
+    A = generate_in<S, int, long long>(m.name);
   } else {
-    const auto contents = read_matrix_market<double, int, long long>(what);
+    const auto contents = read_contents<S, int, long long>(m);
     const auto& h = contents.header;
     format =
         std::string(to_string(h.format)) + " " + to_string(h.field) + " " + to_string(h.symmetry);
     stored = h.entries;
     symmetric_storage = h.symmetry != MatrixMarketSymmetry::General;
-    A = Impl::csr_from_contents(what, contents, MatrixMarketReadOptions());
+    A = Impl::csr_from_contents(m.name, contents, MatrixMarketReadOptions());
   }
   long long min_len = A.num_rows() ? std::numeric_limits<long long>::max() : 0, max_len = 0,
             empty = 0;
@@ -91,20 +113,38 @@ int run_info(const std::vector<std::string>& args) {
     max_len = std::max(max_len, len);
     empty += len == 0;
   }
-  std::printf("matrix:      %s\n", what.c_str());
+  std::printf("matrix:      %s\n", m.name.c_str());
   std::printf("format:      %s\n", format.c_str());
+  std::printf("scalar:      %s (--precision %s)\n", scalar_name<S>(), to_string(precision));
   std::printf("size:        %d x %d\n", A.num_rows(), A.num_cols());
   if (stored >= 0) std::printf("stored:      %lld entries in the file\n", stored);
   if (symmetric_storage && stored >= 0)
     std::printf(
         "symmetric:   one triangle stored, mirrored on read (a file holding both (i, j) and "
         "(j, i) is refused)\n");
+  if constexpr (is_complex_scalar<S>)
+    if (A.num_rows() == A.num_cols())
+      std::printf("hermitian:   %s\n",
+                  is_hermitian(A) ? "yes (A equals its conjugate transpose)" : "no");
   std::printf("nnz:         %lld (symmetric storage expanded, duplicates summed)\n",
               static_cast<long long>(A.nnz()));
   std::printf("row length:  min %lld, mean %.3f, max %lld; %lld empty rows\n", min_len,
               A.num_rows() ? static_cast<double>(A.nnz()) / A.num_rows() : 0.0, max_len, empty);
-  print_format_fill(A, max_len);
+  // The storage figures depend on the pattern alone.
+  const InfoCsr pattern(A.num_rows(), A.num_cols(), A.row_map(), A.col_idx(),
+                        InfoCsr::values_type("pattern", A.nnz()));
+  print_format_fill(pattern, max_len);
   return 0;
+}
+
+}  // namespace
+
+int run_info(const std::vector<std::string>& args) {
+  const InfoArgs parsed = parse_info_args(args);
+  MatrixArgument m = open_matrix(parsed.path);
+  return dispatch_scalar(is_complex(m), parsed.precision, [&](auto zero) {
+    return print_info<decltype(zero)>(m, parsed.precision);
+  });
 }
 
 }  // namespace spk::cli

@@ -15,7 +15,10 @@ void usage(std::ostream& out) {
     e = std::min(specs.find("  ", b), specs.size());
     out << "  " << specs.substr(b, e - b) << "\n";
   }
-  out << "Kokkos options (--kokkos-num-threads=N, ...) are accepted everywhere.\n";
+  out << "Every command computes in the field of its files: complex<double> when one is\n"
+         "complex, else double; --precision single|double (P) picks float or double, and\n"
+         "complex<float> or complex<double> for complex files.\n"
+         "Kokkos options (--kokkos-num-threads=N, ...) are accepted everywhere.\n";
 }
 
 }  // namespace

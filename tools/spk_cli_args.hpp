@@ -29,6 +29,18 @@ inline int parse_positive_int(const std::string& option, const std::string& valu
   return static_cast<int>(v);
 }
 
+/// The precision a command computes in (`--precision single|double`): float
+/// or double, and their complex types for complex files.
+enum class Precision { Single, Double };
+
+inline Precision parse_precision(const std::string& value) {
+  if (value == "single") return Precision::Single;
+  if (value == "double") return Precision::Double;
+  throw UsageError("--precision takes single or double, not '" + value + "'");
+}
+
+inline const char* to_string(Precision p) { return p == Precision::Single ? "single" : "double"; }
+
 /// Walks args, handing each option's value to the caller; "--kokkos..."
 /// options (Kokkos' own) are skipped.
 class ArgCursor {
@@ -53,13 +65,79 @@ class ArgCursor {
   size_t i_ = static_cast<size_t>(-1);
 };
 
+/// spk info FILE|SPEC [--precision P]
+struct InfoArgs {
+  std::string path;
+  Precision precision = Precision::Double;
+};
+
+inline InfoArgs parse_info_args(const std::vector<std::string>& args) {
+  InfoArgs s;
+  ArgCursor c(args);
+  while (c.next()) {
+    const std::string& a = c.arg();
+    if (a == "--precision")
+      s.precision = parse_precision(c.value());
+    else if (c.is_option())
+      throw UsageError("unknown option " + a);
+    else if (a.empty())
+      throw UsageError("an empty argument is not a matrix file or generator spec");
+    else if (s.path.empty())
+      s.path = a;
+    else
+      throw UsageError("expected one matrix file or generator spec, not also '" + a + "'");
+  }
+  if (s.path.empty()) throw UsageError("expected one matrix file or generator spec");
+  return s;
+}
+
+/// spk convert IN OUT [--format F] [--precision P]
+struct ConvertArgs {
+  std::string in, out;
+  FormatSpec format;
+  bool through = false;  ///< --format given: convert to it and back
+  Precision precision = Precision::Double;
+};
+
+inline ConvertArgs parse_convert_args(const std::vector<std::string>& args) {
+  ConvertArgs s;
+  std::vector<std::string> files;
+  ArgCursor c(args);
+  while (c.next()) {
+    const std::string& a = c.arg();
+    if (a == "--format") {
+      const std::string& name = c.value();
+      try {
+        s.format = parse_format_spec(name);
+      } catch (const Error& e) {
+        throw UsageError(std::string("--format: ") + e.what());
+      }
+      s.through = true;
+    } else if (a == "--precision") {
+      s.precision = parse_precision(c.value());
+    } else if (c.is_option()) {
+      throw UsageError("unknown option " + a);
+    } else if (a.empty()) {
+      throw UsageError("an empty argument is not a file name");
+    } else {
+      files.push_back(a);
+    }
+  }
+  if (files.size() != 2) throw UsageError("expected an input and an output file");
+  s.in = files[0];
+  s.out = files[1];
+  return s;
+}
+
 /// spk spmv A [-x X] -o Y [--space S] [--format F] [--algorithm NAME] [--transpose]
-///          [--repeat N]
+///          [--repeat N] [--precision P] [--check]
 struct SpmvArgs {
   std::string a_path, x_path, y_path, space_name = "default";
   SpmvOptions options;
   FormatSpec format;  ///< storage format the product runs in (CSR by default)
   int repeat = 1;
+  Precision precision = Precision::Double;
+  bool check = false;  ///< compare y with the serial reference
 };
 
 inline SpmvArgs parse_spmv_args(const std::vector<std::string>& args) {
@@ -92,6 +170,10 @@ inline SpmvArgs parse_spmv_args(const std::vector<std::string>& args) {
       s.options.mode = Mode::Transpose;
     else if (a == "--repeat")
       s.repeat = parse_positive_int(a, c.value());
+    else if (a == "--precision")
+      s.precision = parse_precision(c.value());
+    else if (a == "--check")
+      s.check = true;
     else if (c.is_option())
       throw UsageError("unknown option " + a);
     else if (s.a_path.empty())
@@ -104,11 +186,12 @@ inline SpmvArgs parse_spmv_args(const std::vector<std::string>& args) {
   return s;
 }
 
-/// spk spgemm A B -o C [--space S] [--check] [--unsorted]
+/// spk spgemm A B -o C [--space S] [--check] [--unsorted] [--precision P]
 struct SpgemmArgs {
   std::vector<std::string> inputs;
   std::string out, space_name = "default";
   bool check = false, unsorted = false;
+  Precision precision = Precision::Double;
 };
 
 inline SpgemmArgs parse_spgemm_args(const std::vector<std::string>& args) {
@@ -124,6 +207,8 @@ inline SpgemmArgs parse_spgemm_args(const std::vector<std::string>& args) {
       s.check = true;
     else if (a == "--unsorted")
       s.unsorted = true;
+    else if (a == "--precision")
+      s.precision = parse_precision(c.value());
     else if (c.is_option())
       throw UsageError("unknown option " + a);
     else

@@ -5,6 +5,8 @@
 #include <iostream>
 #include <spk.hpp>
 #include <spk_cli_args.hpp>
+#include <spk_cli_matrix.hpp>
+#include <spk_cli_scalar.hpp>
 #include <spk_execution_spaces.hpp>
 #include <string>
 #include <vector>
@@ -26,23 +28,28 @@ int run_spgemm(const std::vector<std::string>& args);
 /// Every subcommand, in the order `spk --help` lists them.
 inline const std::vector<Command>& commands() {
   static const std::vector<Command> all = {
-      {"info", "info FILE|SPEC                 shape, nnz, symmetry, field, row lengths", run_info},
+      {"info",
+       "info FILE|SPEC [--precision P]  shape, nnz, symmetry, field, scalar, row lengths "
+       "(hermitian-ness of a complex matrix)",
+       run_info},
       {"convert",
-       "convert IN OUT [--format F]     any Matrix Market file -> coordinate real "
-       "general (.mtx or .mtx.gz by OUT's suffix); --format F goes through format F "
-       "(csr|ell|hyb|bsr:B|sell:C:SIGMA) and back, so OUT holds what F stores",
+       "convert IN OUT [--format F] [--precision P]\n"
+       "                                any Matrix Market file -> coordinate real general "
+       "(complex general for a complex file; .mtx or .mtx.gz by OUT's suffix); --format F goes "
+       "through format F (csr|ell|hyb|bsr:B|sell:C:SIGMA) and back, so OUT holds what F stores",
        run_convert},
       {"spmv",
        "spmv A [-x X] -o Y [--space S] [--format csr|ell|hyb|bsr:B|sell:C:SIGMA]\n"
        "                                [--algorithm auto|scalar|vector|merge_path|stream|dynamic] "
-       "[--transpose] [--repeat N]\n"
+       "[--transpose] [--repeat N] [--precision P] [--check]\n"
        "                                y = A·x (x: Matrix Market, default all ones; "
-       "Y: Matrix Market array)",
+       "Y: Matrix Market array); --check compares y with the serial reference",
        run_spmv},
       {"spgemm",
-       "spgemm A B -o C [--space S] [--check] [--unsorted]\n"
-       "                                  C = A*B written as coordinate real general, rows and "
-       "columns sorted; prints phase timings; --check compares with the serial reference",
+       "spgemm A B -o C [--space S] [--check] [--unsorted] [--precision P]\n"
+       "                                  C = A*B written as coordinate real (or complex) general, "
+       "rows and columns sorted; prints phase timings; --check compares with the serial "
+       "reference",
        run_spgemm},
   };
   return all;

@@ -14,7 +14,39 @@ check convert-readback 0 'format: +coordinate real general' -- "$spk" info "$tmp
 check convert-nnz 0 'nnz: +156 ' -- "$spk" info "$tmp/k.mtx.gz"
 check convert-sorted 0 '^1 2 1$' -- sh -c "gzip -dc '$tmp/k.mtx.gz' | sed -n 4p"
 check missing-file 1 'cannot open file' -- "$spk" info "$tmp/none.mtx"
-check complex-refused 1 'complex matrices are not supported yet' -- "$spk" info "$data/c_complex_hermitian.mtx.gz"
+# Complex files compute in complex<double> (complex<float> with --precision single).
+expect="python3 $(dirname "$0")/cli_expect.py"
+check info-complex 0 'format: +coordinate complex hermitian' -- "$spk" info "$data/c_complex_hermitian.mtx.gz"
+check info-complex-scalar 0 'scalar: +complex<double> \(--precision double\)' -- "$spk" info "$data/complex_hermitian.mtx"
+check info-complex-hermitian 0 'hermitian: +yes' -- "$spk" info "$data/complex_hermitian.mtx"
+check info-complex-not-hermitian 0 'hermitian: +no' -- "$spk" info "$data/complex_general.mtx"
+check info-complex-single 0 'scalar: +complex<float>' -- "$spk" info "$data/complex_skew.mtx" --precision single
+check info-single 0 'scalar: +float \(--precision single\)' -- "$spk" info "$data/karate.mtx" --precision single
+check info-integer 0 'scalar: +double' -- "$spk" info "$data/integer_general.mtx"
+check info-hermitian-diagonal 1 'hermitian_imaginary_diagonal.mtx:5: hermitian matrix has a diagonal entry \(2, 2\) with a nonzero imaginary part' -- "$spk" info "$data/bad/hermitian_imaginary_diagonal.mtx"
+check info-complex-one-number 1 'complex_one_number.mtx:4: complex entry has one number' -- "$spk" info "$data/bad/complex_one_number.mtx"
+check convert-complex 0 '' -- "$spk" convert "$data/complex_hermitian.mtx" "$tmp/h.mtx.gz"
+check convert-complex-header 0 '^%%MatrixMarket matrix coordinate complex general' -- sh -c "gzip -dc '$tmp/h.mtx.gz' | head -1"
+check convert-complex-values 0 'as expected' -- $expect "$tmp/h.mtx.gz" 0 'A' A="$data/complex_hermitian.mtx"
+check convert-complex-array 0 '' -- "$spk" convert "$data/complex_array.mtx" "$tmp/ca.mtx" --format bsr:2
+check convert-complex-array-values 0 'as expected' -- $expect "$tmp/ca.mtx" 0 'A' A="$data/complex_array.mtx"
+printf '%%%%MatrixMarket matrix coordinate real general\n1 2 2\n1 1 0.33333333333333331\n1 2 16777217\n' >"$tmp/third.mtx"
+check convert-double 0 '' -- "$spk" convert "$tmp/third.mtx" "$tmp/third-d.mtx"
+check convert-double-digits 0 '^1 1 0.3333333333333333$' -- sed -n 4p "$tmp/third-d.mtx"
+check convert-single 0 '' -- "$spk" convert "$tmp/third.mtx" "$tmp/third-s.mtx" --precision single
+check convert-single-digits 0 '^1 1 0.33333334$' -- sed -n 4p "$tmp/third-s.mtx"
+check convert-single-rounded 0 '^1 2 16777216$' -- sed -n 5p "$tmp/third-s.mtx"
+check spgemm-complex 0 'check: C matches the serial reference \(complex<double>' -- "$spk" spgemm "$data/complex_general.mtx" "$data/complex_hermitian.mtx" -o "$tmp/cc.mtx" --check
+check spgemm-complex-values 0 'as expected' -- $expect "$tmp/cc.mtx" 1e-12 'mul(A, B)' A="$data/complex_general.mtx" B="$data/complex_hermitian.mtx"
+check expect-detects-a-wrong-product 1 'entry \(1, 2\) is' -- $expect "$tmp/cc.mtx" 1e-12 'mul(B, A)' A="$data/complex_general.mtx" B="$data/complex_hermitian.mtx"
+check spgemm-complex-real 0 'complex<float>' -- "$spk" spgemm "$data/complex_skew.mtx" "$data/pattern_symmetric.mtx" -o "$tmp/cr.mtx" --check --precision single
+check spgemm-complex-real-values 0 'as expected' -- $expect "$tmp/cr.mtx" 1e-6 'mul(A, B)' A="$data/complex_skew.mtx" B="$data/pattern_symmetric.mtx"
+check spgemm-single 0 'check: C matches the serial reference \(float' -- "$spk" spgemm "$data/b1_ss.mtx" "$data/b1_ss.mtx" -o "$tmp/ls.mtx" --check --precision single
+check spgemm-single-values 0 'as expected' -- $expect "$tmp/ls.mtx" 1e-6 'mul(A, A)' A="$data/b1_ss.mtx"
+check convert-empty-name 2 'an empty argument is not a file name' -- "$spk" convert "$data/karate.mtx" ""
+for cmd in "info $data/karate.mtx" "convert $data/karate.mtx $tmp/k2.mtx" "spgemm $data/karate.mtx $data/karate.mtx -o $tmp/c.mtx"; do
+  check "bad-precision-${cmd%% *}" 2 "--precision takes single or double, not 'long'" -- "$spk" $cmd --precision long
+done
 check bad-spec 1 "unknown generator 'bandit'" -- "$spk" info bandit:3
 check spgemm-check 0 'check: C matches the serial reference' -- "$spk" spgemm "$data/karate.mtx" "$data/karate.mtx" -o "$tmp/c.mtx" --check
 check spgemm-shape 1 "A's columns must match B's rows" -- "$spk" spgemm "$data/karate.mtx" poisson2d:5 -o "$tmp/c.mtx"

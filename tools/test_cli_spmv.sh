@@ -68,6 +68,45 @@ printf '%%%%MatrixMarket matrix coordinate real general\n4 100000000 1\n1 1 1\n'
 check x-huge-columns 1 'xwide.mtx:2: .*the dense matrix would need 400000000 elements' -- sh -c "$memcap '$spk' spmv '$tmp/A.mtx' -x '$tmp/xwide.mtx' -o '$tmp/y.mtx'"
 check x-nonsquare-symmetric 1 'nonsquare_symmetric.mtx:2: symmetric matrix must be square' -- "$spk" spmv poisson2d:2 -x "$data/bad/nonsquare_symmetric.mtx" -o "$tmp/y.mtx"
 check bad-space 2 "not enabled" -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --space hip
+# Complex and single precision: y is checked against cli_expect.py's own
+# reader and product (tolerances: 1e-12 in double, 1e-5 in single).
+expect="python3 $(dirname "$0")/cli_expect.py"
+cat >"$tmp/Ac.mtx" <<'MTX'
+%%MatrixMarket matrix coordinate complex general
+3 4 5
+1 1 1 2
+1 3 -0.5 0.25
+3 2 3 -1
+3 4 0 4
+2 2 1e-3 0
+MTX
+printf '%%%%MatrixMarket matrix array complex general\n4 1\n1 0\n0 1\n2 -2\n0.5 0.5\n' >"$tmp/xc.mtx"
+check complex 0 'in complex<double>' -- "$spk" spmv "$tmp/Ac.mtx" -x "$tmp/xc.mtx" -o "$tmp/yc.mtx"
+check complex-header 0 '^%%MatrixMarket matrix array complex general' -- head -1 "$tmp/yc.mtx"
+check complex-values 0 'as expected' -- $expect "$tmp/yc.mtx" 1e-12 'mul(A, X)' A="$tmp/Ac.mtx" X="$tmp/xc.mtx"
+check complex-single 0 'in complex<float>' -- "$spk" spmv "$tmp/Ac.mtx" -x "$tmp/xc.mtx" -o "$tmp/ycs.mtx" --precision single
+check complex-single-values 0 'as expected' -- $expect "$tmp/ycs.mtx" 1e-5 'mul(A, X)' A="$tmp/Ac.mtx" X="$tmp/xc.mtx"
+check complex-real-x 0 '' -- "$spk" spmv "$tmp/Ac.mtx" -x "$tmp/x.mtx" -o "$tmp/ycr.mtx"
+check complex-real-x-values 0 'as expected' -- $expect "$tmp/ycr.mtx" 1e-12 'mul(A, X)' A="$tmp/Ac.mtx" X="$tmp/x.mtx"
+check real-a-complex-x 0 'in complex<double>' -- "$spk" spmv "$tmp/A.mtx" -x "$tmp/xc.mtx" -o "$tmp/yrc.mtx"
+check real-a-complex-x-values 0 'as expected' -- $expect "$tmp/yrc.mtx" 1e-12 'mul(A, X)' A="$tmp/A.mtx" X="$tmp/xc.mtx"
+printf '%%%%MatrixMarket matrix array complex general\n3 2\n1 0\n0 -1\n2 0.5\n0 0\n1 1\n-1 0\n' >"$tmp/xc3.mtx"
+check complex-transpose 0 'transposed' -- "$spk" spmv "$tmp/Ac.mtx" -x "$tmp/xc3.mtx" -o "$tmp/yct.mtx" --transpose
+check complex-transpose-values 0 'as expected' -- $expect "$tmp/yct.mtx" 1e-12 'mul(T(A), X)' A="$tmp/Ac.mtx" X="$tmp/xc3.mtx"
+check hermitian-ones 0 '' -- "$spk" spmv "$data/complex_hermitian.mtx" -o "$tmp/yh.mtx"
+check hermitian-ones-values 0 'as expected' -- $expect "$tmp/yh.mtx" 1e-12 'mul(A, [[1], [1], [1]])' A="$data/complex_hermitian.mtx"
+for fmt in csr ell hyb bsr:2 sell:2:4; do
+  for precision in single double; do
+    check "complex-check-$fmt-$precision" 0 'check: y matches the serial reference \(complex<' -- "$spk" spmv "$data/complex_skew.mtx" -x "$tmp/xc3.mtx" -o "$tmp/y-cf.mtx" --format $fmt --precision $precision --check
+    check "complex-check-$fmt-$precision-values" 0 'as expected' -- $expect "$tmp/y-cf.mtx" 1e-5 'mul(A, X)' A="$data/complex_skew.mtx" X="$tmp/xc3.mtx"
+  done
+done
+check single 0 'in float' -- "$spk" spmv "$tmp/A.mtx" -x "$tmp/x.mtx" -o "$tmp/ys.mtx" --precision single --check
+check single-values 0 '^7 0 22 $' -- values "$tmp/ys.mtx"
+check single-header 0 '^%%MatrixMarket matrix array real general' -- head -1 "$tmp/ys.mtx"
+check single-check 0 'check: y matches the serial reference \(float' -- "$spk" spmv poisson2d:12 -o "$tmp/ps.mtx" --precision single --check --format hyb
+check bad-precision 2 "--precision takes single or double, not 'half'" -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --precision half
+check bad-precision-missing 2 'option --precision needs a value' -- "$spk" spmv "$tmp/A.mtx" -o "$tmp/y.mtx" --precision
 if [ "$fails" -ne 0 ]; then
   echo "$fails spmv CLI check(s) failed"
   exit 1

@@ -283,6 +283,94 @@ TEST(io, bad_input_chunking_is_invisible) {
   }
 }
 
+// Complex files: a hermitian matrix is square and its diagonal real; a
+// complex entry has two numbers.  Each error names the file and the line,
+// whatever the scalar the file is read into.
+TEST(io, bad_complex_files) {
+  using C = Kokkos::complex<double>;
+  using CF = Kokkos::complex<float>;
+  const std::string nonsquare = bad_file("hermitian_nonsquare.mtx");
+  const std::string diagonal = bad_file("hermitian_imaginary_diagonal.mtx");
+  const std::string one_number = bad_file("complex_one_number.mtx");
+  spk::MatrixMarketReadOptions real_part;
+  real_part.complex_to_real = spk::ComplexPart::Real;
+  for (int scalar = 0; scalar < 3; ++scalar) {
+    auto read = [&](const std::string& path) {
+      if (scalar == 0) spk::read_csr<C>(path);
+      if (scalar == 1) spk::read_csr<CF>(path);
+      if (scalar == 2) spk::read_csr<double>(path, real_part);
+    };
+    expect_mm_error([&] { read(nonsquare); }, nonsquare, 2,
+                    "hermitian matrix must be square, not 2 x 3");
+    expect_mm_error([&] { read(diagonal); }, diagonal, 5,
+                    "hermitian matrix has a diagonal entry (2, 2) with a nonzero imaginary part");
+    expect_mm_error([&] { read(one_number); }, one_number, 4,
+                    "complex entry has one number: expected the real and the imaginary part");
+  }
+  expect_mm_error([&] { spk::read_dense<C>(diagonal); }, diagonal, 5, "nonzero imaginary part");
+  // A complex file in a real matrix names the field at the banner.
+  expect_mm_error([&] { spk::read_csr<float>(one_number); }, one_number, 1,
+                  "the field is 'complex' but the matrix's scalar type is real");
+  // Symmetric and hermitian files store one triangle, complex or not.
+  expect_mm_error(
+      [&] {
+        spk::Impl::parse_matrix_market<C, int, int>(
+            "t", "%%MatrixMarket matrix coordinate complex hermitian\n2 2 2\n2 1 1 1\n1 2 1 -1\n",
+            {});
+      },
+      "t", 4, "entry (1, 2) mirrors entry (2, 1) at line 3");
+}
+
+// The chunked parse of a complex hermitian file gives the same matrix and
+// the same first error for any cut.
+TEST(io, bad_complex_chunking_is_invisible) {
+  using C = Kokkos::complex<double>;
+  const int n = 300, entries = 2000;
+  std::string text = "%%MatrixMarket matrix coordinate complex hermitian\n" + std::to_string(n) +
+                     " " + std::to_string(n) + " " + std::to_string(entries) + "\n";
+  spk::Impl::SplitMix64 rng(5);
+  for (int k = 0; k < entries; ++k) {
+    long long i = rng.below(n), j = rng.below(n);
+    if (i < j) std::swap(i, j);
+    const double im = i == j ? 0.0 : rng.uniform() - 0.5;
+    text += std::to_string(i + 1) + " " + std::to_string(j + 1) + " " +
+            std::to_string(rng.uniform() - 0.5) + " " + std::to_string(im) + "\n";
+  }
+  const auto whole = spk::Impl::parse_matrix_market<C, int, int>("t", text, {});
+  for (size_t bytes : {1, 13, 4096}) {
+    spk::Impl::ReaderTuning t;
+    t.chunk_bytes = bytes;
+    t.max_chunks = 300;
+    t.serial = bytes != 4096;
+    const auto cut = spk::Impl::parse_matrix_market<C, int, int>("t", text, {}, t);
+    ASSERT_EQ(cut.coo.nnz(), whole.coo.nnz());
+    for (int k = 0; k < whole.coo.nnz(); ++k) {
+      ASSERT_EQ(cut.coo.row_idx()(k), whole.coo.row_idx()(k)) << k;
+      ASSERT_EQ(cut.coo.values()(k), whole.coo.values()(k)) << k;
+    }
+    std::string bad = text;
+    bad.insert(bad.find('\n', bad.size() / 2) + 1, "7 7 1 0.5\n");
+    bad.replace(bad.find(" 2000\n"), 6, " 2001\n");
+    expect_mm_error([&] { spk::Impl::parse_matrix_market<C, int, int>("t", bad, {}, t); }, "t",
+                    1 + std::count(bad.begin(), bad.begin() + bad.find("7 7 1 0.5"), '\n'),
+                    "hermitian matrix has a diagonal entry (7, 7) with a nonzero imaginary part");
+  }
+  // Expanded with the conjugate: the COO holds each stored entry followed
+  // by its mirror, the conjugate.
+  const auto& coo = whole.coo;
+  long long mirrors = 0;
+  for (int k = 0; k < coo.nnz(); ++k) {
+    if (coo.row_idx()(k) == coo.col_idx()(k)) continue;
+    ASSERT_LT(k + 1, coo.nnz());
+    ASSERT_EQ(coo.row_idx()(k + 1), coo.col_idx()(k)) << k;
+    ASSERT_EQ(coo.col_idx()(k + 1), coo.row_idx()(k)) << k;
+    EXPECT_EQ(coo.values()(k + 1), C(coo.values()(k).real(), -coo.values()(k).imag())) << k;
+    ++k;
+    ++mirrors;
+  }
+  EXPECT_GT(mirrors, entries / 2);
+}
+
 // Issue row 8: generator specs whose sizes overflow, or that need more
 // memory than the machine has, are refused with the size before anything is
 // allocated.

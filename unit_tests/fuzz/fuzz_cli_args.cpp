@@ -2,7 +2,8 @@
 // spk_cli_args.hpp), without running anything.
 //
 // Input: arguments separated by NUL bytes; the first picks the parser
-// (spmv, spgemm, or --repeat's integer parser).  Oracles: a refusal is a
+// (spmv, spgemm, info, convert, --repeat's integer parser or --precision's
+// value).  Oracles: a refusal is a
 // UsageError with a message (exit code 2 in the tool); an accepted command
 // line satisfies what the command then relies on.
 #include <spk_cli_args.hpp>
@@ -28,6 +29,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
       const auto s = spk::cli::parse_spgemm_args(args);
       SPK_FUZZ_CHECK(s.inputs.size() == 2 && !s.out.empty() && !(s.check && s.unsorted),
                      "spgemm arguments accepted inconsistently");
+    } else if (which == "info") {
+      const auto s = spk::cli::parse_info_args(args);
+      SPK_FUZZ_CHECK(!s.path.empty(), "info accepted without a matrix");
+    } else if (which == "convert") {
+      const auto s = spk::cli::parse_convert_args(args);
+      SPK_FUZZ_CHECK(!s.in.empty() && !s.out.empty(), "convert accepted without two files");
+    } else if (which == "precision") {
+      const std::string value = args.empty() ? std::string() : args.front();
+      const auto p = spk::cli::parse_precision(value);
+      SPK_FUZZ_CHECK(value == spk::cli::to_string(p), "'%s' parsed as %s", value.c_str(),
+                     spk::cli::to_string(p));
     } else if (which == "repeat") {
       const std::string value = args.empty() ? std::string() : args.front();
       const int n = spk::cli::parse_positive_int("--repeat", value);

@@ -1,9 +1,16 @@
 // Matrix Market (.mtx, .mtx.gz) reading and writing.
 //
-// Reads coordinate real / integer / pattern × general / symmetric /
-// skew-symmetric, and array real / integer × general / symmetric /
-// skew-symmetric.  Symmetric storage is expanded on read; explicit zeros and
-// duplicates are kept (duplicates are summed when converting to CSR).
+// Reads coordinate real / integer / pattern / complex × general / symmetric /
+// skew-symmetric / hermitian (complex only), and array real / integer /
+// complex with the same symmetries, into any scalar: float, double,
+// Kokkos::complex<float>, Kokkos::complex<double>.  Integer and pattern
+// files read into every scalar (a pattern entry is 1); a complex file reads
+// into a real matrix only when MatrixMarketReadOptions::complex_to_real asks
+// for the real parts.  Values are parsed in the scalar's precision, so a
+// float is the correctly rounded value of the text.  Symmetric storage is
+// expanded on read (the mirror of a hermitian entry is its conjugate, of a
+// skew-symmetric one its negative); explicit zeros and duplicates are kept
+// (duplicates are summed when converting to CSR).
 // Every error is a spk::MatrixMarketError "<file>:<line>: <what>" (line 0:
 // the whole file, e.g. it cannot be opened or its gzip data is truncated).
 //
@@ -14,6 +21,8 @@
 //    twice).  A repeated entry in one triangle is a duplicate, summed as in
 //    a general file.
 //  - Every number is one whole token: "1e999junk" and "+-3" are errors.
+//    A complex entry has two numbers; a hermitian diagonal entry must be
+//    real (a nonzero imaginary part is an error at its line).
 //  - A file is read front to back without seeking, so pipes and other
 //    streams read like files; a directory is refused by name.  gzip data is
 //    recognised by its magic bytes; a truncated or corrupt stream is an
@@ -64,6 +73,12 @@ struct MatrixMarketHeader {
 inline constexpr long long declared_size_floor = 1LL << 22;
 inline constexpr long long declared_size_per_entry = 16;
 
+/// What reading a complex file into a real matrix does.
+enum class ComplexPart {
+  Refuse,  ///< a MatrixMarketError naming the file and its field
+  Real     ///< keep the real part of every value
+};
+
 struct MatrixMarketReadOptions {
   /// Skip entries whose indices fall outside the declared size instead of
   /// throwing (how the serial program of the background report treated its
@@ -77,6 +92,9 @@ struct MatrixMarketReadOptions {
   /// as confirmed by the caller: read_dense allocates one column of it,
   /// read_csr a row map of it, whatever the entries.
   long long required_rows = -1;
+  /// Reading a complex file into a real (float or double) matrix: refused
+  /// unless this asks for the real parts.
+  ComplexPart complex_to_real = ComplexPart::Refuse;
 };
 
 /// A file's contents as host COO (symmetric storage expanded).
@@ -106,15 +124,18 @@ template <class Scalar = double>
 Kokkos::View<Scalar**, Kokkos::LayoutLeft, HostDevice> read_dense(
     const std::string& path, const MatrixMarketReadOptions& options = {});
 
-/// Writes coordinate real general, 1-based, in the matrix's storage order;
-/// gzip-compressed when path ends in .gz.  A (any memory space) is copied
-/// to the host first.
+/// Writes coordinate real general (complex general for a complex matrix),
+/// 1-based, in the matrix's storage order; gzip-compressed when path ends
+/// in .gz.  Every value is written in the shortest text that reads back to
+/// the same bits in its own type (float, double, or both parts of a
+/// complex).  A (any memory space) is copied to the host first.
 template <class S, class O, class F, class D>
 void write_matrix_market(const std::string& path, const CsrMatrix<S, O, F, D>& A);
 template <class S, class O, class F, class D>
 void write_matrix_market(const std::string& path, const CooMatrix<S, O, F, D>& A);
 
-/// Writes a rank-1 (n × 1) or rank-2 View as array real general.
+/// Writes a rank-1 (n × 1) or rank-2 View as array real general (array
+/// complex general for complex values).
 template <class View>
 void write_matrix_market_array(const std::string& path, const View& v);
 

@@ -3,6 +3,7 @@
 // counts the entry lines of each chunk, a second parses them into place.
 #pragma once
 
+#include <Kokkos_Complex.hpp>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -13,6 +14,7 @@
 #include <spk_mirror.hpp>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace spk {
@@ -125,12 +127,9 @@ inline ParsedHeader parse_header(const std::string& path, const std::string& tex
     fail("unknown symmetry " + quote_token(symmetry) +
          " (expected general, symmetric, skew-symmetric or hermitian)");
   if (!cur.at_end()) fail("unexpected text " + quote_token(cur.token()) + " after the banner");
-  if (h.field == MatrixMarketField::Complex)
-    fail(
-        "complex matrices are not supported yet (field 'complex'); spk reads real, integer and "
-        "pattern");
-  if (h.symmetry == MatrixMarketSymmetry::Hermitian)
-    fail("hermitian matrices are not supported yet (they need a complex field)");
+  if (h.symmetry == MatrixMarketSymmetry::Hermitian && h.field != MatrixMarketField::Complex)
+    fail(std::string("hermitian symmetry needs the field 'complex', not '") + to_string(h.field) +
+         "' (a real hermitian matrix is 'symmetric')");
   if (h.format == MatrixMarketFormat::Array && h.field == MatrixMarketField::Pattern)
     fail("an array file cannot have the field 'pattern'");
 
@@ -178,10 +177,12 @@ inline ParsedHeader parse_header(const std::string& path, const std::string& tex
       fail(std::string(to_string(h.symmetry)) + " array matrix must be square, not " +
            std::to_string(h.rows) + " x " + std::to_string(h.cols));
     const long double n = static_cast<long double>(h.rows);
+    // General: every value; symmetric and hermitian: the lower triangle;
+    // skew-symmetric: the strictly lower triangle.
     const long double count = h.symmetry == MatrixMarketSymmetry::General
                                   ? n * static_cast<long double>(h.cols)
-                              : h.symmetry == MatrixMarketSymmetry::Symmetric ? n * (n + 1) / 2
-                                                                              : n * (n - 1) / 2;
+                              : h.symmetry == MatrixMarketSymmetry::SkewSymmetric ? n * (n - 1) / 2
+                                                                                  : n * (n + 1) / 2;
     if (count > 9.0e18L)
       fail("array size " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
            " is too large");
@@ -203,13 +204,70 @@ const char* type_name() {
   return "integer type";
 }
 
-/// One parsed stored entry (0-based), before symmetric expansion.
-struct MMEntry {
+/// What the reader needs to know of a matrix's scalar type: whether it is
+/// complex, and the real type its values are parsed in (float for float
+/// and Kokkos::complex<float>, so that every value is rounded once, from
+/// the text; double otherwise).
+template <class Scalar>
+struct MMScalar {
+  static constexpr bool is_complex = false;
+  using parse_real = std::conditional_t<std::is_same_v<Scalar, float>, float, double>;
+};
+template <class T>
+struct MMScalar<Kokkos::complex<T>> {
+  static constexpr bool is_complex = true;
+  using parse_real = std::conditional_t<std::is_same_v<T, float>, float, double>;
+};
+
+template <class V>
+inline constexpr bool is_mm_complex = MMScalar<V>::is_complex;
+
+template <class V>
+bool is_zero_value(const V& v) {
+  if constexpr (is_mm_complex<V>)
+    return v.real() == 0 && v.imag() == 0;
+  else
+    return v == 0;
+}
+
+/// The value stored at (j, i) for a value at (i, j) under symmetry `sym`.
+template <class V>
+V mirrored_value(const V& v, MatrixMarketSymmetry sym) {
+  if (sym == MatrixMarketSymmetry::SkewSymmetric) return -v;
+  if constexpr (is_mm_complex<V>)
+    if (sym == MatrixMarketSymmetry::Hermitian) return V(v.real(), -v.imag());
+  return v;
+}
+
+/// A parsed value (real, or complex for a complex field) as the matrix's
+/// scalar: a real value is a complex one with zero imaginary part; a
+/// complex value goes into a real scalar only as its real part (the caller
+/// has checked MatrixMarketReadOptions::complex_to_real).
+template <class Scalar, class V>
+Scalar to_matrix_scalar(const V& v) {
+  if constexpr (is_mm_complex<Scalar>) {
+    using R = typename Scalar::value_type;
+    if constexpr (is_mm_complex<V>)
+      return Scalar(static_cast<R>(v.real()), static_cast<R>(v.imag()));
+    else
+      return Scalar(static_cast<R>(v), R(0));
+  } else if constexpr (is_mm_complex<V>) {
+    return static_cast<Scalar>(v.real());
+  } else {
+    return static_cast<Scalar>(v);
+  }
+}
+
+/// One parsed stored entry (0-based), before symmetric expansion, its value
+/// V real (float or double) or Kokkos::complex of one.
+template <class V>
+struct BasicMMEntry {
   long long row;
   long long col;
-  double value;
+  V value;
   bool skip;  // dropped (out of range) or a zero of an array file
 };
+using MMEntry = BasicMMEntry<double>;
 
 /// The data lines split into chunks at line ends.
 struct Chunks {
@@ -311,29 +369,29 @@ struct ChunkError {
   std::string what;
 };
 
-/// Parses the value tokens of one entry line according to the field; returns
-/// an error text or an empty string.
-inline std::string parse_value(LineCursor& cur, MatrixMarketField field, double& value) {
-  if (field == MatrixMarketField::Pattern) {
-    value = 1.0;
-    return {};
-  }
+/// Parses one real number (float or double) of an entry: a whole token,
+/// and for an integer field an integral value (written with or without
+/// decimals).  Returns an error text or an empty string.
+template <class R>
+std::string parse_number(LineCursor& cur, MatrixMarketField field, R& value) {
   std::string_view t;
   if (field == MatrixMarketField::Integer) {
     LineCursor probe = cur;
     long long iv = 0;
     if (probe.integer(iv)) {
       cur = probe;
-      value = static_cast<double>(iv);
+      value = static_cast<R>(iv);
       return {};
     }
-    // Accept integral values written with decimals ("1.0"), not fractions.
-    if (!cur.real(value, t))
+    // Accept integral values written with decimals ("1.0"), not fractions
+    // (checked in double, so that every scalar type refuses the same text).
+    double dv = 0;
+    if (!cur.real(dv, t))
       return t.empty() ? "missing value" : "value " + quote_token(t) + " is not a number";
-    if (std::isfinite(value) && value != std::floor(value))
+    if (std::isfinite(dv) && dv != std::floor(dv))
       return "integer field but value " + quote_token(t) + " has a fractional part";
-    if (!std::isfinite(value))
-      return "integer field but value " + quote_token(t) + " is not finite";
+    if (!std::isfinite(dv)) return "integer field but value " + quote_token(t) + " is not finite";
+    value = static_cast<R>(dv);
     return {};
   }
   if (!cur.real(value, t))
@@ -341,13 +399,46 @@ inline std::string parse_value(LineCursor& cur, MatrixMarketField field, double&
   return {};
 }
 
+/// Parses the value tokens of one entry line according to the field (a
+/// complex field has two numbers, the real and imaginary parts); returns an
+/// error text or an empty string.  V is real or Kokkos::complex; a real V
+/// keeps the real part of a complex entry.
+template <class V>
+std::string parse_value(LineCursor& cur, MatrixMarketField field, V& value) {
+  if (field == MatrixMarketField::Pattern) {
+    value = V(1);
+    return {};
+  }
+  using R = typename MMScalar<V>::parse_real;
+  R re = 0;
+  std::string err = parse_number(cur, field, re);
+  if (!err.empty()) return err;
+  if (field != MatrixMarketField::Complex) {
+    value = V(re);
+    return {};
+  }
+  LineCursor probe = cur;
+  const std::string_view first_im = probe.token();
+  if (first_im.empty())
+    return "complex entry has one number: expected the real and the imaginary part";
+  R im = 0;
+  err = parse_number(cur, field, im);
+  if (!err.empty()) return "imaginary part: " + err;
+  if constexpr (is_mm_complex<V>)
+    value = V(re, im);
+  else
+    value = re;
+  return {};
+}
+
 /// Parses the data lines in [p, end) (whole lines; the first is line
 /// `line` of the file, its first entry line entry number k), storing entry
 /// k at stored[k - base]; tallies the entries and records the first
 /// error.  Entries past the declared count are an error.
-inline void parse_entry_lines(const char* p, const char* end, const MatrixMarketHeader& h,
-                              long long line, long long k, const MatrixMarketReadOptions& options,
-                              MMEntry* stored, long long base, ChunkError& err, ChunkTally& tally) {
+template <class Entry>
+void parse_entry_lines(const char* p, const char* end, const MatrixMarketHeader& h, long long line,
+                       long long k, const MatrixMarketReadOptions& options, Entry* stored,
+                       long long base, ChunkError& err, ChunkTally& tally) {
   const bool coord = h.format == MatrixMarketFormat::Coordinate;
   const long long declared = h.entries;
   const auto sym = h.symmetry;
@@ -365,7 +456,7 @@ inline void parse_entry_lines(const char* p, const char* end, const MatrixMarket
       error("more entries than the " + std::to_string(declared) + " declared in the size line");
       return;
     }
-    MMEntry en{0, 0, 0.0, false};
+    Entry en{0, 0, {}, false};
     if (coord) {
       LineCursor probe = cur;
       const std::string_view t1 = probe.token();
@@ -383,7 +474,7 @@ inline void parse_entry_lines(const char* p, const char* end, const MatrixMarket
         i = k % std::max(1LL, h.rows);
       } else {  // lower triangle (strictly lower for skew), by columns
         const long long n = h.rows;
-        const long long d = sym == MatrixMarketSymmetry::Symmetric ? 0 : 1;
+        const long long d = sym == MatrixMarketSymmetry::SkewSymmetric ? 1 : 0;
         // Column j starts after sum_{t<j} (n - t - d) values: binary search j
         // (in 128 bits: col * (n - d) overflows 64 for declared n > 3e9).
         auto start = [&](long long col) {
@@ -416,10 +507,15 @@ inline void parse_entry_lines(const char* p, const char* end, const MatrixMarket
                    ") is outside the " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
                    " matrix (indices are 1-based)");
     }
-    if (coord && sym == MatrixMarketSymmetry::SkewSymmetric && en.row == en.col && en.value != 0.0)
+    if (coord && sym == MatrixMarketSymmetry::SkewSymmetric && en.row == en.col &&
+        !is_zero_value(en.value))
       return error("skew-symmetric matrix has a nonzero diagonal entry (" + std::to_string(en.row) +
                    ", " + std::to_string(en.col) + ")");
-    if (!coord && en.value == 0.0) {  // array zeros are not entries
+    if constexpr (is_mm_complex<decltype(en.value)>)
+      if (sym == MatrixMarketSymmetry::Hermitian && en.row == en.col && en.value.imag() != 0)
+        return error("hermitian matrix has a diagonal entry (" + std::to_string(en.row) + ", " +
+                     std::to_string(en.col) + ") with a nonzero imaginary part");
+    if (!coord && is_zero_value(en.value)) {  // array zeros are not entries
       en.skip = true;
       stored[k++ - base] = en;
       continue;
@@ -490,13 +586,14 @@ inline long long line_of_entry(const std::string& text, const Chunks& ch, long l
 /// rule is right for every writer).  Called only when the file has
 /// entries in both strict triangles, which is rare and allowed as long as
 /// no pair is stored twice.
-inline void check_one_triangle(const std::string& path, const std::string& text, const Chunks& ch,
-                               const MatrixMarketHeader& h, const std::vector<MMEntry>& stored) {
+template <class Entry>
+void check_one_triangle(const std::string& path, const std::string& text, const Chunks& ch,
+                        const MatrixMarketHeader& h, const std::vector<Entry>& stored) {
   // (larger index, smaller index, entry number); a std type, so that
   // std::sort's swap is found by ADL in std only.
   std::vector<std::array<long long, 3>> keys;
   for (long long k = 0; k < static_cast<long long>(stored.size()); ++k) {
-    const MMEntry& e = stored[k];
+    const Entry& e = stored[k];
     if (!e.skip && e.row != e.col)
       keys.push_back({std::max(e.row, e.col), std::min(e.row, e.col), k});
   }
@@ -506,7 +603,7 @@ inline void check_one_triangle(const std::string& path, const std::string& text,
     size_t e = b;
     long long first_upper = -1, first_lower = -1;  // the run is sorted by k
     for (; e < keys.size() && keys[e][0] == keys[b][0] && keys[e][1] == keys[b][1]; ++e) {
-      const MMEntry& en = stored[keys[e][2]];
+      const Entry& en = stored[keys[e][2]];
       long long& first = en.row < en.col ? first_upper : first_lower;
       if (first < 0) first = keys[e][2];
     }
@@ -517,8 +614,8 @@ inline void check_one_triangle(const std::string& path, const std::string& text,
     b = e;
   }
   if (earlier < 0) return;
-  const MMEntry& a = stored[earlier];
-  const MMEntry& b = stored[later];
+  const Entry& a = stored[earlier];
+  const Entry& b = stored[later];
   throw MatrixMarketError(
       path, line_of_entry(text, ch, later),
       "entry (" + std::to_string(b.row + 1) + ", " + std::to_string(b.col + 1) +
@@ -529,34 +626,32 @@ inline void check_one_triangle(const std::string& path, const std::string& text,
           "rather than guess whether to sum them");
 }
 
-/// read_matrix_market on text already in memory (`path` names it in
-/// errors).
-template <class Scalar, class Ordinal, class Offset>
-MatrixMarketContents<Scalar, Ordinal, Offset> parse_matrix_market(
-    const std::string& path, const std::string& text, const MatrixMarketReadOptions& options,
-    const ReaderTuning& tuning = {}) {
-  const ParsedHeader ph = parse_header(path, text);
-  const MatrixMarketHeader& h = ph.header;
-  MatrixMarketContents<Scalar, Ordinal, Offset> out;
-  out.header = h;
+/// A complex file goes into a real matrix only when the caller asks for
+/// the real part (MatrixMarketReadOptions::complex_to_real).
+template <class Scalar>
+void check_field_fits_scalar(const std::string& path, const MatrixMarketHeader& h,
+                             const MatrixMarketReadOptions& options) {
+  if constexpr (!MMScalar<Scalar>::is_complex) {
+    if (h.field == MatrixMarketField::Complex && options.complex_to_real == ComplexPart::Refuse)
+      throw MatrixMarketError(
+          path, 1,
+          "the field is 'complex' but the matrix's scalar type is real: read it into "
+          "Kokkos::complex<float> or Kokkos::complex<double>, or set "
+          "MatrixMarketReadOptions::complex_to_real = spk::ComplexPart::Real to keep the real "
+          "parts");
+  }
+}
 
+/// parse_matrix_market's entries, parsed as values of type V (real or
+/// complex), expanded and stored into out.coo.
+template <class V, class Scalar, class Ordinal, class Offset>
+void parse_entries(const std::string& path, const std::string& text, const ParsedHeader& ph,
+                   const MatrixMarketReadOptions& options, const ReaderTuning& tuning,
+                   MatrixMarketContents<Scalar, Ordinal, Offset>& out) {
+  const MatrixMarketHeader& h = ph.header;
   auto fail = [&](long long line, const std::string& what) {
     throw MatrixMarketError(path, line, what);
   };
-  if (options.required_rows >= 0 && h.rows != options.required_rows)
-    fail(h.size_line, "the size line declares " + std::to_string(h.rows) + " rows; " +
-                          std::to_string(options.required_rows) + " are required");
-  if (h.rows > static_cast<long long>(std::numeric_limits<Ordinal>::max()) ||
-      h.cols > static_cast<long long>(std::numeric_limits<Ordinal>::max()))
-    fail(h.size_line, "size " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
-                          " does not fit the ordinal type " + type_name<Ordinal>() + " (max " +
-                          std::to_string(std::numeric_limits<Ordinal>::max()) + ")");
-  if (static_cast<unsigned long long>(h.entries) >
-      static_cast<unsigned long long>(std::numeric_limits<Offset>::max()))
-    fail(h.size_line, std::to_string(h.entries) + " entries do not fit the offset type " +
-                          type_name<Offset>() + " (max " +
-                          std::to_string(std::numeric_limits<Offset>::max()) + ")");
-
   const Chunks ch = split_chunks(text, ph.data_begin, ph.data_line, tuning);
   const int chunks = static_cast<int>(ch.begin.size()) - 1;
   const long long declared = h.entries;
@@ -564,7 +659,7 @@ MatrixMarketContents<Scalar, Ordinal, Offset> parse_matrix_market(
   // Parse every stored entry into place (entries past the declared count are
   // only located, for the error message).  The storage is bounded by the
   // entry lines the text holds, whatever the size line claims.
-  std::vector<MMEntry> stored(static_cast<size_t>(std::min(declared, ch.entry_lines)));
+  std::vector<BasicMMEntry<V>> stored(static_cast<size_t>(std::min(declared, ch.entry_lines)));
   std::vector<ChunkError> errors(chunks);
   std::vector<ChunkTally> tally(chunks);
   const auto sym = h.symmetry;
@@ -608,25 +703,63 @@ MatrixMarketContents<Scalar, Ordinal, Offset> parse_matrix_market(
   auto ri = out.coo.row_idx();
   auto ci = out.coo.col_idx();
   auto va = out.coo.values();
-  const double mirror_sign = sym == MatrixMarketSymmetry::SkewSymmetric ? -1.0 : 1.0;
   for_each_chunk("spk::mm_fill", chunks, tuning, [&](const int c) {
     long long o = out_begin[c];
     const long long last = std::min(ch.first_entry[c + 1], declared);
     for (long long k = ch.first_entry[c]; k < last; ++k) {
-      const MMEntry& en = stored[k];
+      const BasicMMEntry<V>& en = stored[k];
       if (en.skip) continue;
       ri(o) = static_cast<Ordinal>(en.row);
       ci(o) = static_cast<Ordinal>(en.col);
-      va(o) = static_cast<Scalar>(en.value);
+      va(o) = to_matrix_scalar<Scalar>(en.value);
       ++o;
       if (sym != MatrixMarketSymmetry::General && en.row != en.col) {
         ri(o) = static_cast<Ordinal>(en.col);
         ci(o) = static_cast<Ordinal>(en.row);
-        va(o) = static_cast<Scalar>(mirror_sign * en.value);
+        va(o) = to_matrix_scalar<Scalar>(mirrored_value(en.value, sym));
         ++o;
       }
     }
   });
+}
+
+/// read_matrix_market on text already in memory (`path` names it in
+/// errors).
+template <class Scalar, class Ordinal, class Offset>
+MatrixMarketContents<Scalar, Ordinal, Offset> parse_matrix_market(
+    const std::string& path, const std::string& text, const MatrixMarketReadOptions& options,
+    const ReaderTuning& tuning = {}) {
+  const ParsedHeader ph = parse_header(path, text);
+  const MatrixMarketHeader& h = ph.header;
+  MatrixMarketContents<Scalar, Ordinal, Offset> out;
+  out.header = h;
+
+  auto fail = [&](long long line, const std::string& what) {
+    throw MatrixMarketError(path, line, what);
+  };
+  check_field_fits_scalar<Scalar>(path, h, options);
+  if (options.required_rows >= 0 && h.rows != options.required_rows)
+    fail(h.size_line, "the size line declares " + std::to_string(h.rows) + " rows; " +
+                          std::to_string(options.required_rows) + " are required");
+  if (h.rows > static_cast<long long>(std::numeric_limits<Ordinal>::max()) ||
+      h.cols > static_cast<long long>(std::numeric_limits<Ordinal>::max()))
+    fail(h.size_line, "size " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
+                          " does not fit the ordinal type " + type_name<Ordinal>() + " (max " +
+                          std::to_string(std::numeric_limits<Ordinal>::max()) + ")");
+  if (static_cast<unsigned long long>(h.entries) >
+      static_cast<unsigned long long>(std::numeric_limits<Offset>::max()))
+    fail(h.size_line, std::to_string(h.entries) + " entries do not fit the offset type " +
+                          type_name<Offset>() + " (max " +
+                          std::to_string(std::numeric_limits<Offset>::max()) + ")");
+
+  // Values are parsed in the scalar's precision (float or double), and as
+  // complex numbers only for a complex field: the entries of a real file
+  // stay as small as they are for a real matrix.
+  using R = typename MMScalar<Scalar>::parse_real;
+  if (h.field == MatrixMarketField::Complex)
+    parse_entries<Kokkos::complex<R>>(path, text, ph, options, tuning, out);
+  else
+    parse_entries<R>(path, text, ph, options, tuning, out);
   return out;
 }
 
@@ -711,19 +844,46 @@ inline void append_int(std::string& s, long long v) {
   s.append(buf, r.ptr);
 }
 
-inline void append_real(std::string& s, double v) {
-  char buf[40];
-  // Shortest representation that reads back to the same double.
+/// The shortest text that reads back to the same value (for float, the
+/// same float: at most max_digits10 = 9 significant digits).
+template <class R>
+void append_real(std::string& s, R v) {
+  static_assert(std::is_floating_point_v<R>);
+  char buf[48];
   const auto r = std::to_chars(buf, buf + sizeof buf, v);
   s.append(buf, r.ptr);
+}
+
+/// One value of a matrix or vector: a float or double as it is, another
+/// real type as double, a complex one as its real and imaginary parts.
+template <class S>
+void append_value(std::string& s, const S& v) {
+  if constexpr (is_mm_complex<S>) {
+    append_value(s, v.real());
+    s += ' ';
+    append_value(s, v.imag());
+  } else if constexpr (std::is_same_v<S, float> || std::is_same_v<S, double>) {
+    append_real(s, v);
+  } else {
+    append_real(s, static_cast<double>(v));
+  }
+}
+
+/// The banner of a general matrix with values of type S.
+template <class S>
+std::string banner(const char* format) {
+  return std::string("%%MatrixMarket matrix ") + format +
+         (is_mm_complex<std::remove_cv_t<S>> ? " complex general\n" : " real general\n") +
+         "% written by spk " SPK_VERSION_STRING "\n";
 }
 
 template <class RowOf, class Cols, class Vals>
 void write_coordinate(const std::string& path, long long rows, long long cols, long long nnz,
                       RowOf row_of, const Cols& ci, const Vals& va) {
+  using S = typename Vals::non_const_value_type;
   std::string s;
-  s.reserve(static_cast<size_t>(nnz) * 32 + 128);
-  s += "%%MatrixMarket matrix coordinate real general\n% written by spk " SPK_VERSION_STRING "\n";
+  s.reserve(static_cast<size_t>(nnz) * (is_mm_complex<S> ? 56 : 32) + 128);
+  s += banner<S>("coordinate");
   append_int(s, rows);
   s += ' ';
   append_int(s, cols);
@@ -735,7 +895,7 @@ void write_coordinate(const std::string& path, long long rows, long long cols, l
     s += ' ';
     append_int(s, static_cast<long long>(ci(k)) + 1);
     s += ' ';
-    append_real(s, static_cast<double>(va(k)));
+    append_value(s, va(k));
     s += '\n';
   }
   write_file(path, s);
@@ -772,9 +932,10 @@ void write_matrix_market_array(const std::string& path, const View& v_in) {
   const auto v = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v_in);
   const long long rows = static_cast<long long>(v.extent(0));
   const long long cols = View::rank == 2 ? static_cast<long long>(v.extent(1)) : 1;
+  using S = typename View::non_const_value_type;
   std::string s;
-  s.reserve(static_cast<size_t>(rows * cols) * 24 + 128);
-  s += "%%MatrixMarket matrix array real general\n% written by spk " SPK_VERSION_STRING "\n";
+  s.reserve(static_cast<size_t>(rows * cols) * (Impl::is_mm_complex<S> ? 48 : 24) + 128);
+  s += Impl::banner<S>("array");
   Impl::append_int(s, rows);
   s += ' ';
   Impl::append_int(s, cols);
@@ -782,9 +943,9 @@ void write_matrix_market_array(const std::string& path, const View& v_in) {
   for (long long j = 0; j < cols; ++j)
     for (long long i = 0; i < rows; ++i) {
       if constexpr (View::rank == 1)
-        Impl::append_real(s, static_cast<double>(v(i)));
+        Impl::append_value(s, v(i));
       else
-        Impl::append_real(s, static_cast<double>(v(i, j)));
+        Impl::append_value(s, v(i, j));
       s += '\n';
     }
   Impl::write_file(path, s);

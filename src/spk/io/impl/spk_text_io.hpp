@@ -21,11 +21,13 @@
 #include <charconv>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <spk_error.hpp>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace spk::Impl {
@@ -301,17 +303,23 @@ struct LineCursor {
     const auto r = std::from_chars(b, t.data() + t.size(), v);
     return r.ec == std::errc() && r.ptr == t.data() + t.size();
   }
-  /// Parses a floating-point token, consumed whole (inf and nan accepted;
-  /// a value beyond the range of double reads as strtod gives it: ±inf or
-  /// a denormal / zero).
-  bool real(double& v, std::string_view& t) {
+  /// Parses a floating-point token (float or double), consumed whole and
+  /// correctly rounded to T (inf and nan accepted; a value beyond the range
+  /// of T reads as strtod / strtof gives it: ±inf or a denormal / zero).
+  template <class T>
+  bool real(T& v, std::string_view& t) {
+    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
     t = token();
     const char* b = number_begin(t);
     if (!b) return false;
     const auto r = std::from_chars(b, t.data() + t.size(), v);
     if (r.ptr != t.data() + t.size()) return false;
     if (r.ec == std::errc::result_out_of_range) {
-      v = std::strtod(std::string(t).c_str(), nullptr);
+      const std::string whole(t);
+      if constexpr (std::is_same_v<T, float>)
+        v = std::strtof(whole.c_str(), nullptr);
+      else
+        v = std::strtod(whole.c_str(), nullptr);
       return true;
     }
     return r.ec == std::errc();
