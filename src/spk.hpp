@@ -23,8 +23,8 @@
 #include <spk_matrix_market.hpp>
 #include <spk_memory_pool.hpp>
 #include <spk_mirror.hpp>
-#include <spk_sell_matrix.hpp>
 #include <spk_scalar_traits.hpp>
+#include <spk_sell_matrix.hpp>
 #include <spk_settings.hpp>
 #include <spk_spgemm.hpp>
 #include <spk_spmv.hpp>

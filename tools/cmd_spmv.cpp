@@ -1,4 +1,5 @@
-// spk spmv A [-x X] -o Y [--space S] [--format F] [--algorithm NAME] [--transpose] [--repeat N]
+// spk spmv A [-x X] -o Y [--space S] [--format F] [--algorithm NAME] [--transpose |
+// --conjugate-transpose] [--repeat N]
 //          [--precision single|double] [--check]
 //
 // --format csr|ell[:W]|hyb[:W]|bsr:B|sell[:C[:SIGMA]] converts A on the device
@@ -52,7 +53,7 @@ int spmv_in(const SpmvArgs& args, MatrixArgument& a, MatrixArgument* x_file) {
   const FormatSpec& format = args.format;
   const int repeat = args.repeat;
   const auto hA = load_matrix<S, int, int>(a);
-  const bool t = opt.mode == Mode::Transpose;
+  const bool t = is_transposed(opt.mode);
   const long long n_in = t ? hA.num_rows() : hA.num_cols();
   HostDense<S> hx;
   if (!x_file) {

@@ -129,8 +129,8 @@ inline ConvertArgs parse_convert_args(const std::vector<std::string>& args) {
   return s;
 }
 
-/// spk spmv A [-x X] -o Y [--space S] [--format F] [--algorithm NAME] [--transpose]
-///          [--repeat N] [--precision P] [--check]
+/// spk spmv A [-x X] -o Y [--space S] [--format F] [--algorithm NAME]
+///          [--transpose | --conjugate-transpose] [--repeat N] [--precision P] [--check]
 struct SpmvArgs {
   std::string a_path, x_path, y_path, space_name = "default";
   SpmvOptions options;
@@ -168,6 +168,8 @@ inline SpmvArgs parse_spmv_args(const std::vector<std::string>& args) {
       }
     } else if (a == "--transpose")
       s.options.mode = Mode::Transpose;
+    else if (a == "--conjugate-transpose")
+      s.options.mode = Mode::ConjugateTranspose;
     else if (a == "--repeat")
       s.repeat = parse_positive_int(a, c.value());
     else if (a == "--precision")

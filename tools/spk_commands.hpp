@@ -41,7 +41,7 @@ inline const std::vector<Command>& commands() {
       {"spmv",
        "spmv A [-x X] -o Y [--space S] [--format csr|ell|hyb|bsr:B|sell:C:SIGMA]\n"
        "                                [--algorithm auto|scalar|vector|merge_path|stream|dynamic] "
-       "[--transpose] [--repeat N] [--precision P] [--check]\n"
+       "[--transpose | --conjugate-transpose] [--repeat N] [--precision P] [--check]\n"
        "                                y = A·x (x: Matrix Market, default all ones; "
        "Y: Matrix Market array); --check compares y with the serial reference",
        run_spmv},

@@ -93,6 +93,12 @@ check real-a-complex-x-values 0 'as expected' -- $expect "$tmp/yrc.mtx" 1e-12 'm
 printf '%%%%MatrixMarket matrix array complex general\n3 2\n1 0\n0 -1\n2 0.5\n0 0\n1 1\n-1 0\n' >"$tmp/xc3.mtx"
 check complex-transpose 0 'transposed' -- "$spk" spmv "$tmp/Ac.mtx" -x "$tmp/xc3.mtx" -o "$tmp/yct.mtx" --transpose
 check complex-transpose-values 0 'as expected' -- $expect "$tmp/yct.mtx" 1e-12 'mul(T(A), X)' A="$tmp/Ac.mtx" X="$tmp/xc3.mtx"
+check complex-conjugate-transpose 0 '' -- "$spk" spmv "$tmp/Ac.mtx" -x "$tmp/xc3.mtx" -o "$tmp/ych.mtx" --conjugate-transpose
+check complex-conjugate-transpose-values 0 'as expected' -- $expect "$tmp/ych.mtx" 1e-12 'mul(H(A), X)' A="$tmp/Ac.mtx" X="$tmp/xc3.mtx"
+for fmt in csr ell bsr:2 sell:2:4; do
+  check "complex-conjugate-transpose-$fmt" 0 'check: y matches' -- "$spk" spmv "$tmp/Ac.mtx" -x "$tmp/xc3.mtx" -o "$tmp/ych-f.mtx" --conjugate-transpose --format $fmt --check
+  check "complex-conjugate-transpose-$fmt-values" 0 'as expected' -- $expect "$tmp/ych-f.mtx" 1e-12 'mul(H(A), X)' A="$tmp/Ac.mtx" X="$tmp/xc3.mtx"
+done
 check hermitian-ones 0 '' -- "$spk" spmv "$data/complex_hermitian.mtx" -o "$tmp/yh.mtx"
 check hermitian-ones-values 0 'as expected' -- $expect "$tmp/yh.mtx" 1e-12 'mul(A, [[1], [1], [1]])' A="$data/complex_hermitian.mtx"
 for fmt in csr ell hyb bsr:2 sell:2:4; do

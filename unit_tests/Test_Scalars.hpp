@@ -301,8 +301,8 @@ TYPED_TEST(scalars, other_formats_spmv_and_round_trips) {
   spk_test::expect_csr_equal(spk::bsr_to_csr(Exec(), bsr, drop), Ah, 0, "bsr");
   spk_test::expect_csr_equal(spk::sell_to_csr(Exec(), sell), Ah, 0, "sell");
   // Dense (no value is zero, so nothing is dropped) and the transpose twice.
-  spk_test::expect_csr_equal(
-      spk::dense_to_csr<O, F>(Exec(), spk::csr_to_dense(Exec(), A)), Ah, 0, "dense");
+  spk_test::expect_csr_equal(spk::dense_to_csr<O, F>(Exec(), spk::csr_to_dense(Exec(), A)), Ah, 0,
+                             "dense");
   spk_test::expect_csr_equal(spk::transpose(Exec(), spk::transpose(Exec(), A)), Ah, 0,
                              "transpose twice");
   for (const spk::Mode mode : all_modes)

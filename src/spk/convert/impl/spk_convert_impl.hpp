@@ -180,8 +180,9 @@ dense_to_csr(const ExecSpace& space, const DenseView& dense) {
   Kokkos::parallel_reduce(
       "spk::dense_to_csr::total", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
       KOKKOS_LAMBDA(const long long i, long long& s) { s += row_map(i); }, total);
-  SPK_REQUIRE(fits_integer<Offset>(total), Overflow, "dense_to_csr: ", total, " nonzeros do not fit the offset type (max ",
-              +std::numeric_limits<Offset>::max(), ")");
+  SPK_REQUIRE(fits_integer<Offset>(total), Overflow, "dense_to_csr: ", total,
+              " nonzeros do not fit the offset type (max ", +std::numeric_limits<Offset>::max(),
+              ")");
   exclusive_scan(space, row_map, m);
   Matrix C(
       static_cast<Ordinal>(m), static_cast<Ordinal>(n), row_map,

@@ -314,8 +314,8 @@ void exchange_row_lengths(St& st) {
   h.fetched_rows_ = ng;
   st.nf = h.fetched_nnz_;
   const long long need = st.bl_nnz + st.bg_nnz + st.nf;
-  SPK_REQUIRE(spk::Impl::fits_integer<F>(need), Overflow,
-              "spk::dist::spgemm: rank ", st.A.row_layout().rank(), " needs ", need,
+  SPK_REQUIRE(spk::Impl::fits_integer<F>(need), Overflow, "spk::dist::spgemm: rank ",
+              st.A.row_layout().rank(), " needs ", need,
               " entries of B, more than the offset type holds");
   h.times.fetch += seconds_since(t);
   st.step("exchange_lengths");

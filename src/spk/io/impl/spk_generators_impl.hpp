@@ -110,9 +110,8 @@ void check_generated_size(const std::string& spec, long long rows, long long col
   SPK_REQUIRE(rows <= std::numeric_limits<O>::max() && cols <= std::numeric_limits<O>::max(),
               Overflow, "generator spec '", spec, "': ", rows, " x ", cols,
               " does not fit the ordinal type (max ", +std::numeric_limits<O>::max(), ")");
-  SPK_REQUIRE(fits_integer<F>(nnz), Overflow,
-              "generator spec '", spec, "': ", nnz, " nonzeros do not fit the offset type (max ",
-              +std::numeric_limits<F>::max(), ")");
+  SPK_REQUIRE(fits_integer<F>(nnz), Overflow, "generator spec '", spec, "': ", nnz,
+              " nonzeros do not fit the offset type (max ", +std::numeric_limits<F>::max(), ")");
   const long double bytes = (static_cast<long double>(rows) + 1) * sizeof(F) +
                             static_cast<long double>(nnz) * (sizeof(O) + sizeof(S)) +
                             workspace_bytes;
