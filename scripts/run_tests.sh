@@ -9,7 +9,9 @@
 #     UndefinedBehaviorSanitizer (-fsanitize=address,undefined
 #     -fno-sanitize-recover=undefined: any undefined behaviour fails the run),
 #     with spk's memory pool on and off (off: every array is an allocation of
-#     its own, so a read past one is caught).
+#     its own, so a read past one is caught).  The sanitized build runs the
+#     OpenMP bodies and the host tests (the threaded paths, atomics
+#     included); the Serial bodies run unsanitized above.
 # Dependencies come from scripts/install_deps.sh unless Kokkos_ROOT is set
 # (e.g. to a CUDA build of Kokkos).  Extra CMake arguments: SPK_CMAKE_ARGS.
 set -euo pipefail
@@ -51,13 +53,13 @@ case "${SPK_SANITIZE:-}" in
   *) echo "SPK_SANITIZE=$SPK_SANITIZE: expected address (or address,undefined)" >&2; exit 2 ;;
 esac
 if [ "$sanitize" = 1 ]; then
-  echo "== AddressSanitizer + UndefinedBehaviorSanitizer: unit tests (MPI, examples and perf tests off)"
+  echo "== AddressSanitizer + UndefinedBehaviorSanitizer: OpenMP and host unit tests (MPI, examples and perf tests off)"
   asan=${SPK_ASAN_BUILD_DIR:-$build-asan}
   san_flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
   # shellcheck disable=SC2086
   cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
     -DSPK_ENABLE_TESTS=ON -DSPK_ENABLE_EXAMPLES=OFF -DSPK_ENABLE_PERF_TESTS=OFF -DSPK_ENABLE_MPI=OFF \
-    -DCMAKE_CXX_FLAGS="$san_flags -fno-omit-frame-pointer" \
+    -DSPK_TEST_BACKENDS=openmp -DCMAKE_CXX_FLAGS="$san_flags -fno-omit-frame-pointer" \
     -DCMAKE_EXE_LINKER_FLAGS="$san_flags" \
     ${SPK_CMAKE_ARGS:-} >"$asan.configure.log" 2>&1 || { cat "$asan.configure.log"; exit 1; }
   cmake --build "$asan" -j "$jobs" --target spk_unit_tests
