@@ -12,7 +12,7 @@
 // A product's position in its row is found through a prefix of the B-row
 // lengths of the row's A entries (a binary search per thread, then a walk).
 // The rows go in batches so that the bitmaps and ranks of the rows in flight
-// stay under a byte cap (SpgemmLongRowTuning::max_bytes).
+// stay under a byte cap (SpgemmLongRowTuning::max_bytes, spk_spgemm_tuning.hpp).
 #pragma once
 
 #include <algorithm>
@@ -20,30 +20,10 @@
 #include <impl/spk_spgemm_common.hpp>
 #include <spk_memory_pool.hpp>
 #include <spk_spgemm_handle.hpp>
+#include <tuning/spk_spgemm_tuning.hpp>
 #include <vector>
 
 namespace spk::Impl {
-
-/// When and how BinnedHash splits a long row.  The defaults are reasoning,
-/// still to be measured on an H100: a chunk of 4096 products gives each of a
-/// team's 256 lanes 16 products (one pass over the chunk's share of A and B
-/// costs about what a team's launch does); rows of 16,384 products and more
-/// may be split (4 chunks or more); a row is split only when its bitmap has
-/// at most two words per product (products >= B's columns / 64), since
-/// every split row's bitmap is cleared, counted and (numeric) ranked in
-/// full; and only when the row alone is more work than the long rows' fair
-/// share of a team (their products / the teams that work on them at once):
-/// below that the row is not what the long bin waits for, and a split row's
-/// global bitmap and atomics cost more per product than one team's table
-/// (rmat:18:8 on an H200, whose ~10^3 long rows fill the device: 37 ms with
-/// no split, 83 with every long row split).  256 MiB of bitmaps and ranks in
-/// flight is about 1,000 rows of 10^6 columns.
-struct SpgemmLongRowTuning {
-  std::uint64_t chunk_products = 4096;             ///< products per team
-  std::uint64_t split_products = 16384;            ///< rows with at least this many are split
-  std::uint64_t columns_per_product = 64;          ///< ... and at least B's columns / this
-  std::size_t max_bytes = std::size_t(256) << 20;  ///< bitmaps and ranks in flight
-};
 
 /// Bits set in x (portable; the binned kernels' spgemm_popcount).
 KOKKOS_INLINE_FUNCTION int long_row_popcount(std::uint32_t x) {

@@ -91,6 +91,27 @@ struct SpgemmSlabBudget {
   static constexpr std::size_t entry_divisor = 2;  // bytes per product: entry bytes / this
 };
 
+/// When and how BinnedHash splits a long row.  The defaults are reasoning,
+/// still to be measured on an H100: a chunk of 4096 products gives each of a
+/// team's 256 lanes 16 products (one pass over the chunk's share of A and B
+/// costs about what a team's launch does); rows of 16,384 products and more
+/// may be split (4 chunks or more); a row is split only when its bitmap has
+/// at most two words per product (products >= B's columns / 64), since
+/// every split row's bitmap is cleared, counted and (numeric) ranked in
+/// full; and only when the row alone is more work than the long rows' fair
+/// share of a team (their products / the teams that work on them at once):
+/// below that the row is not what the long bin waits for, and a split row's
+/// global bitmap and atomics cost more per product than one team's table
+/// (rmat:18:8 on an H200, whose ~10^3 long rows fill the device: 37 ms with
+/// no split, 83 with every long row split).  256 MiB of bitmaps and ranks in
+/// flight is about 1,000 rows of 10^6 columns.
+struct SpgemmLongRowTuning {
+  std::uint64_t chunk_products = 4096;             ///< products per team
+  std::uint64_t split_products = 16384;            ///< rows with at least this many are split
+  std::uint64_t columns_per_product = 64;          ///< ... and at least B's columns / this
+  std::size_t max_bytes = std::size_t(256) << 20;  ///< bitmaps and ranks in flight
+};
+
 namespace Impl {
 
 /// Hopper (sm_90), measured on H100 SXM and PCIe with CUDA 12 on spk's
