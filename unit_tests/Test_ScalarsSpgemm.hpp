@@ -13,6 +13,7 @@
 #include <map>
 #include <spk_scalar_traits.hpp>
 #include <spk_spgemm.hpp>
+#include <spk_test_scalars.hpp>
 #include <spk_test_utils.hpp>
 #include <string>
 #include <vector>
@@ -24,78 +25,17 @@ using Exec = TEST_EXECSPACE;
 using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
 using Z = std::complex<double>;
 
-template <class S, class O, class F>
-struct Types {
-  using scalar = S;
-  using ordinal = O;
-  using offset = F;
-};
+using spk_test::Combinations;
+using spk_test::from_z;
+using spk_test::HostCsr;
+using spk_test::to_z;
 
-using Combinations =
-    ::testing::Types<Types<float, int, int>, Types<double, int, int>,
-                     Types<Kokkos::complex<float>, int, int>,
-                     Types<Kokkos::complex<double>, int, int>, Types<double, int, size_t>,
-                     Types<Kokkos::complex<float>, int, size_t>, Types<float, long long, long long>,
-                     Types<Kokkos::complex<double>, long long, long long>>;
-
-template <class S>
-Z to_z(const S& v) {
-  if constexpr (spk::is_complex_v<S>)
-    return Z(v.real(), v.imag());
-  else
-    return Z(static_cast<double>(v), 0.0);
-}
-
-template <class S>
-S from_z(const Z& z) {
-  if constexpr (spk::is_complex_v<S>)
-    return S(static_cast<spk::real_type_t<S>>(z.real()),
-             static_cast<spk::real_type_t<S>>(z.imag()));
-  else
-    return static_cast<S>(z.real());
-}
-
-template <class S, class O, class F>
-using HostCsr = spk::CsrMatrix<S, O, F, spk::HostDevice>;
-
-/// rows × cols, 0..max_len entries a row, row 0 dense (every column) and
-/// row 2 of `long_len` entries, values with both parts in ±[0.1, 1].
+/// The shared random matrix with a dense row 0 and a long row (a long
+/// row of C for the split and slab paths, a dense one for the widest rows).
 template <class S, class O, class F>
 HostCsr<S, O, F> random_csr(long long rows, long long cols, int max_len, long long long_len,
                             std::uint64_t seed) {
-  spk::Impl::SplitMix64 g(seed);
-  auto part = [&] {
-    const double u = g.uniform();
-    return u < 0.5 ? -0.1 - 1.8 * u : 0.1 + 1.8 * (u - 0.5);
-  };
-  std::vector<std::vector<long long>> pattern(rows);
-  for (long long i = 0; i < rows; ++i) {
-    long long len = i == 0   ? cols
-                    : i == 2 ? long_len
-                             : static_cast<long long>(g.below(max_len + 1));
-    if (i % 9 == 4) len = 0;
-    len = std::min(len, cols);
-    std::vector<char> used(cols, 0);
-    while (static_cast<long long>(pattern[i].size()) < len) {
-      const long long c = static_cast<long long>(g.below(cols));
-      if (!used[c]) used[c] = 1, pattern[i].push_back(c);
-    }
-    std::sort(pattern[i].begin(), pattern[i].end());
-  }
-  long long nnz = 0;
-  for (const auto& r : pattern) nnz += static_cast<long long>(r.size());
-  HostCsr<S, O, F> A("A", static_cast<O>(rows), static_cast<O>(cols), static_cast<F>(nnz));
-  F k = 0;
-  for (long long i = 0; i < rows; ++i) {
-    A.row_map()(i) = k;
-    for (long long c : pattern[i]) {
-      A.col_idx()(k) = static_cast<O>(c);
-      const double re = part(), im = part();
-      A.values()(k++) = from_z<S>(Z(re, im));
-    }
-  }
-  A.row_map()(rows) = k;
-  return A;
+  return spk_test::random_csr<S, O, F>(rows, cols, max_len, long_len, seed, true);
 }
 
 /// Expects C (any row order) = A·B: per row the same set of columns, each
