@@ -266,7 +266,7 @@ TEST(generators, new_bad_specs) {
   expect_msg("arrow:10:4", "N >= 8");
   // Found by fuzz_generator_spec: 1.5·10⁸ dense rows were placed before any
   // size check; now the K·N dense-row entries are checked first.
-  expect_msg("arrow:022294294483406642:148672969", "does not fit the ordinal type");
+  expect_msg("arrow:022294294483406642:148672969", "overflows 64-bit integers");
   expect_msg("arrow:2000000000:100", "do not fit the offset type");
   expect_msg("arrow:222929429:4834062097140526311", "N >= 8");  // 8·K overflowed
   // Found by fuzz_generator_spec: a Pareto draw past 2^63 was cast to long
