@@ -364,8 +364,11 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
       ck(cusparseCreateDnVec(&vx, n, x.data(), cuda_data_type<S>()), "dnvec x");
       ck(cusparseCreateDnVec(&vy, m, y.data(), cuda_data_type<S>()), "dnvec y");
       const S one = 1, zero = 0;
-      for (auto [alg, label] : {std::pair{CUSPARSE_SPMV_CSR_ALG1, "cusparse-alg1"},
+      for (const auto& shape : {std::pair{CUSPARSE_SPMV_CSR_ALG1, "cusparse-alg1"},
                                 std::pair{CUSPARSE_SPMV_CSR_ALG2, "cusparse-alg2"}}) {
+        // (named copies: lambdas capture structured bindings only from C++20)
+        const cusparseSpMVAlg_t alg = shape.first;
+        const char* const label = shape.second;
         size_t buf_size = 0;
         ck(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vy,
                                    cuda_data_type<S>(), alg, &buf_size),
