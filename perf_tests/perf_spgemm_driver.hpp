@@ -41,37 +41,14 @@ using O = int;
 using F = int;
 using HostCsr = spk::CsrMatrix<S, O, F, spk::HostDevice>;
 
-#if defined(SPK_HAVE_CUSPARSE)
-/// cuSPARSE's name of S.
-constexpr cudaDataType cuda_value_type() {
-  if constexpr (std::is_same_v<S, float>) return CUDA_R_32F;
-  if constexpr (std::is_same_v<S, double>) return cuda_value_type();
-  if constexpr (std::is_same_v<S, Kokkos::complex<float>>) return CUDA_C_32F;
-  return CUDA_C_64F;
+/// A matrix read in double, with values of S (spk::perf::with_scalar).
+HostCsr with_scalar(const spk::CsrMatrix<double, O, F, spk::HostDevice>& A) {
+  return spk::perf::with_scalar<S, O, F>(A);
 }
-#endif
 
-/// A matrix read in double with values of type S: complex values are
-/// v·(1 + 0.5i), so products carry both parts.
-template <class T = S>
-spk::CsrMatrix<T, O, F, spk::HostDevice> with_scalar(
-    const spk::CsrMatrix<double, O, F, spk::HostDevice>& A) {
-  if constexpr (std::is_same_v<T, double>) {
-    return A;
-  } else {
-    spk::CsrMatrix<T, O, F, spk::HostDevice> B("A", A.num_rows(), A.num_cols(), A.nnz());
-    Kokkos::deep_copy(B.row_map(), A.row_map());
-    Kokkos::deep_copy(B.col_idx(), A.col_idx());
-    for (F k = 0; k < A.nnz(); ++k) {
-      const double v = A.values()(k);
-      if constexpr (spk::is_complex_v<T>)
-        B.values()(k) = T(v, 0.5 * v);
-      else
-        B.values()(k) = static_cast<T>(v);
-    }
-    return B;
-  }
-}
+#if defined(SPK_HAVE_CUSPARSE)
+constexpr cudaDataType cuda_value_type() { return spk::perf::cuda_data_type<S>(); }
+#endif
 
 // ---- options ----------------------------------------------------------------
 

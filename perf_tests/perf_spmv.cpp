@@ -54,37 +54,10 @@ using O = int;
 using F = int;
 using HostCsr = spk::CsrMatrix<double, O, F, spk::HostDevice>;
 
-/// cuSPARSE's name of a scalar type.
+using spk::perf::with_scalar;
 #if defined(KOKKOS_ENABLE_CUDA)
-template <class S>
-constexpr cudaDataType cuda_data_type() {
-  if constexpr (std::is_same_v<S, float>) return CUDA_R_32F;
-  if constexpr (std::is_same_v<S, double>) return CUDA_R_64F;
-  if constexpr (std::is_same_v<S, Kokkos::complex<float>>) return CUDA_C_32F;
-  return CUDA_C_64F;
-}
+using spk::perf::cuda_data_type;
 #endif
-
-/// A (read in double) with values of type S: complex values are v·(1 + 0.5i).
-template <class S>
-spk::CsrMatrix<S, O, F, spk::HostDevice> with_scalar(const HostCsr& A) {
-  if constexpr (std::is_same_v<S, double>) {
-    return A;
-  } else {
-    spk::CsrMatrix<S, O, F, spk::HostDevice> B(
-        A.num_rows(), A.num_cols(), A.row_map(), A.col_idx(),
-        Kokkos::View<S*, spk::HostDevice>(Kokkos::ViewAllocateWithoutInitializing("values"),
-                                          A.values().extent(0)));
-    for (size_t k = 0; k < A.values().extent(0); ++k) {
-      const double v = A.values()(k);
-      if constexpr (spk::is_complex_v<S>)
-        B.values()(k) = S(v, 0.5 * v);
-      else
-        B.values()(k) = static_cast<S>(v);
-    }
-    return B;
-  }
-}
 
 struct Args {
   int repeat = 10, warmup = 2;

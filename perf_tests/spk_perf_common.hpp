@@ -37,9 +37,42 @@
 #include <vector>
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_runtime.h>
+#include <library_types.h>  // cudaDataType
 #endif
 
 namespace spk::perf {
+
+/// A matrix read in double with values of scalar type S (--scalar): complex
+/// values are v·(1 + 0.5i), so complex products carry both parts.
+template <class S, class O, class F>
+CsrMatrix<S, O, F, HostDevice> with_scalar(const CsrMatrix<double, O, F, HostDevice>& A) {
+  if constexpr (std::is_same_v<S, double>) {
+    return A;
+  } else {
+    CsrMatrix<S, O, F, HostDevice> B("A", A.num_rows(), A.num_cols(), A.nnz());
+    Kokkos::deep_copy(B.row_map(), A.row_map());
+    Kokkos::deep_copy(B.col_idx(), A.col_idx());
+    for (size_t k = 0; k < A.values().extent(0); ++k) {
+      const double v = A.values()(k);
+      if constexpr (is_complex_v<S>)
+        B.values()(k) = S(v, 0.5 * v);
+      else
+        B.values()(k) = static_cast<S>(v);
+    }
+    return B;
+  }
+}
+
+#if defined(KOKKOS_ENABLE_CUDA)
+/// cuSPARSE's name of scalar type S.
+template <class S>
+constexpr cudaDataType cuda_data_type() {
+  if constexpr (std::is_same_v<S, float>) return CUDA_R_32F;
+  if constexpr (std::is_same_v<S, double>) return CUDA_R_64F;
+  if constexpr (std::is_same_v<S, Kokkos::complex<float>>) return CUDA_C_32F;
+  return CUDA_C_64F;
+}
+#endif
 
 /// Which generated matrices run when none are named: `small` for CPU and CI
 /// smoke runs, `standard` (the default) sized so a 2-core machine finishes

@@ -189,7 +189,6 @@ bool spmv_scatter_via_accumulator(const ExecSpace& space, typename Y::non_const_
       return true;
     }
   }
-  (void)space, (void)alpha, (void)A, (void)x, (void)beta, (void)y, (void)options, (void)scatters;
   return false;
 }
 

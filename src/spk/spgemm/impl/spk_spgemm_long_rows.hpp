@@ -260,6 +260,29 @@ void long_row_for_chunks(const ExecSpace& space, const char* label, const V& v, 
       });
 }
 
+/// The columns of split rows s0..s1 of a batch as bits (cleared first):
+/// every chunk's team ORs its products' columns into its row's bitmap.
+/// Symbolic and numeric both start a batch with it.
+template <class ExecSpace, class V, class Perm, class Arrays, class Bits>
+void long_rows_mark_columns(const ExecSpace& space, const char* label, const V& v, const Perm& perm,
+                            const SpgemmLongRowSplitPlan& sp, const Arrays& a, const Bits& bits,
+                            std::uint64_t words, std::int64_t s0, std::int64_t s1) {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Kokkos::deep_copy(space, Kokkos::subview(bits, std::make_pair(std::size_t(0), (s1 - s0) * words)),
+                    0u);
+  long_row_for_chunks(
+      space, label, v, perm, sp, a, s0, s1,
+      KOKKOS_LAMBDA(const Member& member, const std::int64_t s, const std::int64_t i,
+                    const std::uint64_t* pref, const std::int64_t alen, const std::uint64_t c0,
+                    const std::uint64_t c1) {
+        std::uint32_t* row_bits = bits.data() + (s - s0) * words;
+        long_row_chunk_products(member, v, i, pref, alen, c0, c1, [&](const auto, const auto kb) {
+          const auto c = static_cast<std::uint64_t>(v.bci(kb));
+          Kokkos::atomic_or(&row_bits[c >> 5], std::uint32_t(1) << (c & 31));
+        });
+      });
+}
+
 /// Symbolic: counts(i + 1) = the distinct columns of each split row.
 template <class ExecSpace, class V, class Perm, class Counts>
 void spgemm_long_rows_symbolic(const ExecSpace& space, const V& v, const Perm& perm,
@@ -276,19 +299,8 @@ void spgemm_long_rows_symbolic(const ExecSpace& space, const V& v, const Perm& p
   const std::int64_t begin = sp.begin;
   for (std::int64_t s0 = 0; s0 < sp.rows; s0 += sp.batch_rows) {
     const std::int64_t s1 = std::min(sp.rows, s0 + sp.batch_rows);
-    Kokkos::deep_copy(space,
-                      Kokkos::subview(bits, std::make_pair(std::size_t(0), (s1 - s0) * words)), 0u);
-    long_row_for_chunks(
-        space, "spk::spgemm::symbolic_split_mark", v, perm, sp, a, s0, s1,
-        KOKKOS_LAMBDA(const Member& member, const std::int64_t s, const std::int64_t i,
-                      const std::uint64_t* pref, const std::int64_t alen, const std::uint64_t c0,
-                      const std::uint64_t c1) {
-          std::uint32_t* row_bits = bits.data() + (s - s0) * words;
-          long_row_chunk_products(member, v, i, pref, alen, c0, c1, [&](const auto, const auto kb) {
-            const auto c = static_cast<std::uint64_t>(v.bci(kb));
-            Kokkos::atomic_or(&row_bits[c >> 5], std::uint32_t(1) << (c & 31));
-          });
-        });
+    long_rows_mark_columns(space, "spk::spgemm::symbolic_split_mark", v, perm, sp, a, bits, words,
+                           s0, s1);
     Kokkos::parallel_for(
         "spk::spgemm::symbolic_split_count",
         Policy(space, s1 - s0, sp.team_size * sp.vector_length, 1),
@@ -327,20 +339,9 @@ void spgemm_long_rows_numeric(const ExecSpace& space, const V& v, const Perm& pe
   const int T = sp.team_size * sp.vector_length;
   for (std::int64_t s0 = 0; s0 < sp.rows; s0 += sp.batch_rows) {
     const std::int64_t s1 = std::min(sp.rows, s0 + sp.batch_rows);
-    Kokkos::deep_copy(space,
-                      Kokkos::subview(bits, std::make_pair(std::size_t(0), (s1 - s0) * words)), 0u);
     // 1. The row's columns.
-    long_row_for_chunks(
-        space, "spk::spgemm::numeric_split_mark", v, perm, sp, a, s0, s1,
-        KOKKOS_LAMBDA(const Member& member, const std::int64_t s, const std::int64_t i,
-                      const std::uint64_t* pref, const std::int64_t alen, const std::uint64_t c0,
-                      const std::uint64_t c1) {
-          std::uint32_t* row_bits = bits.data() + (s - s0) * words;
-          long_row_chunk_products(member, v, i, pref, alen, c0, c1, [&](const auto, const auto kb) {
-            const auto c = static_cast<std::uint64_t>(v.bci(kb));
-            Kokkos::atomic_or(&row_bits[c >> 5], std::uint32_t(1) << (c & 31));
-          });
-        });
+    long_rows_mark_columns(space, "spk::spgemm::numeric_split_mark", v, perm, sp, a, bits, words,
+                           s0, s1);
     // 2. C's columns in order, zero values, each word's first position.
     // Each thread takes a contiguous run of words; a scan of the threads'
     // counts in scratch gives the runs' first positions.
