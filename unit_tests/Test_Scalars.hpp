@@ -33,7 +33,6 @@ using Exec = TEST_EXECSPACE;
 using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
 using Z = std::complex<double>;
 
-using spk_test::Combinations;
 using spk_test::epsilon;
 using spk_test::from_z;
 using spk_test::HostCsr;
@@ -152,17 +151,14 @@ void check_product(const HostCsr<S, O, F>& A, spk::Mode mode, int nv, double eps
   }
 }
 
-template <class Combination>
-class scalars : public ::testing::Test {};
-TYPED_TEST_SUITE(scalars, Combinations);
-
 constexpr spk::Mode all_modes[] = {spk::Mode::Normal, spk::Mode::Transpose,
                                    spk::Mode::ConjugateTranspose};
 
-TYPED_TEST(scalars, csr_spmv_every_algorithm_and_mode) {
-  using S = typename TypeParam::scalar;
-  using O = typename TypeParam::ordinal;
-  using F = typename TypeParam::offset;
+template <class Combination>
+void csr_spmv_every_algorithm_and_mode() {
+  using S = typename Combination::scalar;
+  using O = typename Combination::ordinal;
+  using F = typename Combination::offset;
   const auto Ah = random_csr<S, O, F>(260, 190, 9, 150, 5);
   auto A = spk::create_mirror_view_and_copy(Device(), Ah);
   const std::vector<spk::SpmvAlgorithm> algorithms = {
@@ -194,10 +190,11 @@ TYPED_TEST(scalars, csr_spmv_every_algorithm_and_mode) {
   }
 }
 
-TYPED_TEST(scalars, other_formats_spmv_and_round_trips) {
-  using S = typename TypeParam::scalar;
-  using O = typename TypeParam::ordinal;
-  using F = typename TypeParam::offset;
+template <class Combination>
+void other_formats_spmv_and_round_trips() {
+  using S = typename Combination::scalar;
+  using O = typename Combination::ordinal;
+  using F = typename Combination::offset;
   const auto Ah = random_csr<S, O, F>(150, 170, 8, 60, 7);
   auto A = spk::create_mirror_view_and_copy(Device(), Ah);
   const double eps = epsilon<S>();
@@ -245,10 +242,11 @@ TYPED_TEST(scalars, other_formats_spmv_and_round_trips) {
 }
 
 /// A Hermitian A (B + Bᴴ): Aᴴx = Ax, and for complex scalars Aᵀx ≠ Ax.
-TYPED_TEST(scalars, hermitian_matrix_conjugate_transpose) {
-  using S = typename TypeParam::scalar;
-  using O = typename TypeParam::ordinal;
-  using F = typename TypeParam::offset;
+template <class Combination>
+void hermitian_matrix_conjugate_transpose() {
+  using S = typename Combination::scalar;
+  using O = typename Combination::ordinal;
+  using F = typename Combination::offset;
   const auto B = random_csr<S, O, F>(90, 90, 6, 30, 13);
   // Dense B + Bᴴ (small), then back to CSR.
   const long long n = 90;
@@ -305,10 +303,11 @@ TYPED_TEST(scalars, hermitian_matrix_conjugate_transpose) {
 // Mixed precision: x and y in another precision than A (and complex
 // vectors with a real A).  The sum runs in the wider type, so the error
 // follows the wider type's epsilon where A's values and x are exact in it.
-TYPED_TEST(scalars, mixed_precision_spmv) {
-  using S = typename TypeParam::scalar;
-  using O = typename TypeParam::ordinal;
-  using F = typename TypeParam::offset;
+template <class Combination>
+void mixed_precision_spmv() {
+  using S = typename Combination::scalar;
+  using O = typename Combination::ordinal;
+  using F = typename Combination::offset;
   using R = spk::real_type_t<S>;
   using Other = std::conditional_t<std::is_same_v<R, float>, double, float>;
   // Vectors of the other precision, complex when A is.
@@ -344,6 +343,25 @@ TYPED_TEST(scalars, mixed_precision_spmv) {
   }
 }
 
+// Every test above for each type combination of this translation unit's
+// part (spk_test_scalar_combinations.inc).
+#define SPK_SCALAR_TESTS(S, O, F, tag)                                \
+  TEST(TEST_CATEGORY, scalars_csr_spmv_##tag) {                       \
+    csr_spmv_every_algorithm_and_mode<spk_test::Types<S, O, F>>();    \
+  }                                                                   \
+  TEST(TEST_CATEGORY, scalars_other_formats_##tag) {                  \
+    other_formats_spmv_and_round_trips<spk_test::Types<S, O, F>>();   \
+  }                                                                   \
+  TEST(TEST_CATEGORY, scalars_hermitian_##tag) {                      \
+    hermitian_matrix_conjugate_transpose<spk_test::Types<S, O, F>>(); \
+  }                                                                   \
+  TEST(TEST_CATEGORY, scalars_mixed_precision_##tag) {                \
+    mixed_precision_spmv<spk_test::Types<S, O, F>>();                 \
+  }
+#include <spk_test_scalar_combinations.inc>
+#undef SPK_SCALAR_TESTS
+
+#if SPK_TEST_IN_PART(0)
 /// Read-only inputs: a CsrMatrix<const S> from the caller's const Views
 /// (spk::make_csr, no copy) and one converted from a mutable matrix give
 /// the same SpMV (every algorithm, a plan) and SpGEMM as the mutable one.
@@ -381,6 +399,7 @@ TEST(TEST_CATEGORY, const_and_raw_view_inputs) {
   // Bad raw input: an empty row_map names what is wrong.
   EXPECT_THROW(spk::make_csr(5, Kokkos::View<const int*, Device>(), ci, va), spk::InvalidMatrix);
 }
+#endif
 
 }  // namespace scalars_test
 }  // namespace

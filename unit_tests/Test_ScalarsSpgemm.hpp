@@ -25,7 +25,6 @@ using Exec = TEST_EXECSPACE;
 using Device = Kokkos::Device<Exec, typename Exec::memory_space>;
 using Z = std::complex<double>;
 
-using spk_test::Combinations;
 using spk_test::from_z;
 using spk_test::HostCsr;
 using spk_test::to_z;
@@ -126,13 +125,10 @@ inline std::vector<Config> configs() {
 }
 
 template <class Combination>
-class scalars_spgemm : public ::testing::Test {};
-TYPED_TEST_SUITE(scalars_spgemm, Combinations);
-
-TYPED_TEST(scalars_spgemm, every_path_against_the_reference) {
-  using S = typename TypeParam::scalar;
-  using O = typename TypeParam::ordinal;
-  using F = typename TypeParam::offset;
+void every_path_against_the_reference() {
+  using S = typename Combination::scalar;
+  using O = typename Combination::ordinal;
+  using F = typename Combination::offset;
   const auto Ah = random_csr<S, O, F>(140, 170, 8, 60, 31);
   const auto Bh = random_csr<S, O, F>(170, 150, 9, 90, 37);
   const auto A = spk::create_mirror_view_and_copy(Device(), Ah);
@@ -143,10 +139,31 @@ TYPED_TEST(scalars_spgemm, every_path_against_the_reference) {
   }
 }
 
-TYPED_TEST(scalars_spgemm, numeric_phase_reused_with_new_values) {
-  using S = typename TypeParam::scalar;
-  using O = typename TypeParam::ordinal;
-  using F = typename TypeParam::offset;
+/// A few rows of C with 2,000-4,000 columns each: the largest tables a
+/// team keeps in scratch (on CUDA, 48 KB a block), so that the scratch a
+/// team row takes (table, key buffer, list, alignment) is what the binning
+/// sized for every scalar and ordinal width.
+template <class Combination>
+void largest_scratch_tables() {
+  using S = typename Combination::scalar;
+  using O = typename Combination::ordinal;
+  using F = typename Combination::offset;
+  const auto Ah = spk_test::random_csr<S, O, F>(9, 64, 64, 64, 43);
+  const auto Bh = spk_test::random_csr<S, O, F>(64, 6000, 112, 112, 47);
+  const auto A = spk::create_mirror_view_and_copy(Device(), Ah);
+  const auto B = spk::create_mirror_view_and_copy(Device(), Bh);
+  spk::SpgemmOptions options;
+  options.algorithm = spk::SpgemmAlgorithm::BinnedHash;
+  expect_product(Ah, Bh, spk::spgemm(Exec(), A, B, options), "binned");
+  options.sort = spk::SpgemmSort::Unsorted;
+  expect_product(Ah, Bh, spk::spgemm(Exec(), A, B, options), "binned/unsorted");
+}
+
+template <class Combination>
+void numeric_phase_reused_with_new_values() {
+  using S = typename Combination::scalar;
+  using O = typename Combination::ordinal;
+  using F = typename Combination::offset;
   auto Ah = random_csr<S, O, F>(120, 120, 7, 50, 41);
   const auto A = spk::create_mirror_view_and_copy(Device(), Ah);
   spk::SpgemmOptions options;
@@ -165,6 +182,21 @@ TYPED_TEST(scalars_spgemm, numeric_phase_reused_with_new_values) {
   spk::spgemm_numeric(Exec(), handle, A, A, C);
   expect_product(Ah, Ah, C, "second numeric");
 }
+
+// Both tests for each type combination of this translation unit's part
+// (spk_test_scalar_combinations.inc).
+#define SPK_SCALAR_TESTS(S, O, F, tag)                                \
+  TEST(TEST_CATEGORY, scalars_spgemm_every_path_##tag) {              \
+    every_path_against_the_reference<spk_test::Types<S, O, F>>();     \
+  }                                                                   \
+  TEST(TEST_CATEGORY, scalars_spgemm_numeric_reuse_##tag) {           \
+    numeric_phase_reused_with_new_values<spk_test::Types<S, O, F>>(); \
+  }                                                                   \
+  TEST(TEST_CATEGORY, scalars_spgemm_largest_tables_##tag) {          \
+    largest_scratch_tables<spk_test::Types<S, O, F>>();               \
+  }
+#include <spk_test_scalar_combinations.inc>
+#undef SPK_SCALAR_TESTS
 
 }  // namespace scalars_spgemm_test
 }  // namespace

@@ -1,4 +1,4 @@
-// Scalar-type helpers shared by the typed tests (Test_Scalars.hpp,
+// Scalar-type helpers shared by the scalar tests (Test_Scalars.hpp,
 // Test_ScalarsSpgemm.hpp): the type combinations, conversions to and from
 // std::complex<double> (the references' type), random values with both
 // parts nonzero, and random CSR matrices with empty, long and dense rows.
@@ -16,24 +16,27 @@
 #include <spk_scalar_traits.hpp>
 #include <vector>
 
+// A test body split over several translation units (unit_tests/CMakeLists.txt
+// compiles it SPK_TEST_PARTS times, with SPK_TEST_PART = 0, 1, ...) compiles
+// its k-th piece in part k % SPK_TEST_PARTS; unsplit, every piece.
+#if defined(SPK_TEST_PARTS)
+#define SPK_TEST_IN_PART(k) ((k) % SPK_TEST_PARTS == SPK_TEST_PART)
+#else
+#define SPK_TEST_IN_PART(k) 1
+#endif
+
 namespace spk_test {
 
 using Z = std::complex<double>;
 
-/// A type combination of the typed tests.
+/// A type combination of the scalar tests (spk_test_scalar_combinations.inc
+/// lists them).
 template <class S, class O, class F>
 struct Types {
   using scalar = S;
   using ordinal = O;
   using offset = F;
 };
-
-using Combinations =
-    ::testing::Types<Types<float, int, int>, Types<double, int, int>,
-                     Types<Kokkos::complex<float>, int, int>,
-                     Types<Kokkos::complex<double>, int, int>, Types<double, int, size_t>,
-                     Types<Kokkos::complex<float>, int, size_t>, Types<float, long long, long long>,
-                     Types<Kokkos::complex<double>, long long, long long>>;
 
 template <class S>
 Z to_z(const S& v) {

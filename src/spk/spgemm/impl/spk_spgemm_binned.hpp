@@ -25,6 +25,7 @@
 #include <impl/spk_launch.hpp>
 #include <impl/spk_spgemm_common.hpp>
 #include <impl/spk_spgemm_long_rows.hpp>
+#include <impl/spk_spgemm_scratch_layout.hpp>
 #include <impl/spk_spgemm_warp_sort.hpp>
 #include <spk_error.hpp>
 #include <spk_memory_pool.hpp>
@@ -127,9 +128,10 @@ void spgemm_device_tuning(SpgemmBinnedTuning& t, const ExecSpace& space, const S
 
 /// The binned kernels' parameters for one product: the backend's tuning
 /// policy (spk_spgemm_tuning.hpp), the options and the overrides.
-template <class S, class ExecSpace>
+template <class O, class S, class F, class ExecSpace>
 SpgemmBinnedTuning spgemm_binned_tuning(const ExecSpace& space, const SpgemmOptions& opt,
-                                        double avg_b_row, std::size_t entry_bytes) {
+                                        double avg_b_row) {
+  constexpr SpgemmScratchLayout layout = SpgemmScratchLayout::of<O, S, F>();
   SpgemmBinnedTuning t;
   std::size_t scratch = opt.max_scratch_bytes;
   if constexpr (is_host_space_v<ExecSpace>) {
@@ -144,8 +146,10 @@ SpgemmBinnedTuning spgemm_binned_tuning(const ExecSpace& space, const SpgemmOpti
     spgemm_device_tuning<S>(t, space, opt, avg_b_row, scratch);
   }
   t.scratch = scratch;
+  // The largest table whose team-bin row (numeric's: table, key buffer,
+  // list) fits the scratch.
   int lt = spgemm_min_log2;
-  while ((std::size_t(2) << lt) * entry_bytes + 64 <= scratch && lt < 16) ++lt;
+  while (layout.request(layout.team_row(std::size_t(2) << lt)) <= scratch && lt < 16) ++lt;
   t.max_team_log2 = lt;
   t.max_lane_log2 = std::min(8, lt);
   t.bitmap = opt.long_row_bitmap;
@@ -154,18 +158,21 @@ SpgemmBinnedTuning spgemm_binned_tuning(const ExecSpace& space, const SpgemmOpti
 
 /// Rows per lane-bin team: as many as the lane threads and the scratch
 /// allow, rounded to whole warps (32 / vector_length rows) when possible.
-inline int spgemm_lane_rows(const SpgemmBinnedTuning& t, std::size_t row_bytes) {
+inline int spgemm_lane_rows(const SpgemmBinnedTuning& t, std::size_t row_bytes, std::size_t slack) {
   const int by_threads = std::max(1, t.lane_threads / t.vector_length);
-  const int by_scratch = static_cast<int>(std::max<std::size_t>(1, t.lane_scratch / row_bytes));
+  const std::size_t room = t.lane_scratch > slack ? t.lane_scratch - slack : 0;
+  const int by_scratch = static_cast<int>(std::max<std::size_t>(1, room / row_bytes));
   const int rows = std::min(by_threads, by_scratch);
   const int warp_rows = std::max(1, 32 / t.vector_length);
   return rows >= warp_rows ? rows / warp_rows * warp_rows : rows;
 }
 
 /// Rows (threads) per thread-bin team: up to 128, as the scratch allows.
-inline int spgemm_thread_rows(const SpgemmBinnedTuning& t, std::size_t row_bytes) {
-  const int rows = static_cast<int>(
-      std::min<std::size_t>(128, std::max<std::size_t>(1, t.lane_scratch / row_bytes)));
+inline int spgemm_thread_rows(const SpgemmBinnedTuning& t, std::size_t row_bytes,
+                              std::size_t slack) {
+  const std::size_t room = t.lane_scratch > slack ? t.lane_scratch - slack : 0;
+  const int rows =
+      static_cast<int>(std::min<std::size_t>(128, std::max<std::size_t>(1, room / row_bytes)));
   return rows >= 32 ? rows / 32 * 32 : rows;
 }
 
@@ -562,8 +569,8 @@ template <class ExecSpace, class Products, class Perm, class Cursors>
 std::vector<SpgemmBin> spgemm_bin_rows(const ExecSpace& space, std::int64_t m,
                                        const SpgemmBinOf& bin_of, const SpgemmRowStats& stats,
                                        const Products& products, const Perm& perm,
-                                       const SpgemmBinnedTuning& t, std::size_t entry_bytes,
-                                       const Cursors& cursors) {
+                                       const SpgemmBinnedTuning& t,
+                                       const SpgemmScratchLayout& layout, const Cursors& cursors) {
   const int nb = bin_of.nb;
   std::vector<SpgemmBin> bins;
   SpgemmBinOffsets offsets{};
@@ -600,13 +607,14 @@ std::vector<SpgemmBin> spgemm_bin_rows(const ExecSpace& space, std::int64_t m,
           bin.slots = t.warp_sort_slots;
         } else if (bin.kernel == SpgemmBinKernel::ThreadPerRow) {
           // One row per thread: rows per team as scratch allows, whole warps.
-          const std::size_t row_bytes = (std::size_t(1) << bin.log2_capacity) * entry_bytes;
-          bin.team_size = spgemm_thread_rows(t, row_bytes);
+          const std::size_t row_bytes = layout.thread_rows(std::size_t(1) << bin.log2_capacity, 1);
+          bin.team_size = spgemm_thread_rows(t, row_bytes, layout.slack);
         } else if (bin.kernel == SpgemmBinKernel::LanesPerRow) {
           // Rows per team: as many as the lane threads and the scratch allow
           // (numeric's tables, the larger ones).
-          const std::size_t row_bytes = (std::size_t(1) << bin.log2_capacity) * entry_bytes + 64;
-          bin.team_size = spgemm_lane_rows(t, row_bytes);
+          const std::size_t row_bytes =
+              layout.lane_row(std::size_t(1) << bin.log2_capacity, t.vector_length, true);
+          bin.team_size = spgemm_lane_rows(t, row_bytes, layout.slack);
         } else {
           // About two table slots per thread, up to the team size.
           const int threads = std::min<long long>(t.team_threads * t.vector_length,
@@ -724,7 +732,7 @@ struct BalancedTeamGroup : TeamGroup<Member> {
   int list_capacity;
   std::int64_t long_len;  // B rows at least this long go to the whole team (spgemm_long_b_row)
 
-  static constexpr int default_capacity = 64;
+  static constexpr int default_capacity = SpgemmScratchLayout::balanced_list;
   static std::size_t scratch_bytes(int capacity) { return capacity * sizeof(F) + 8; }
   KOKKOS_INLINE_FUNCTION static BalancedTeamGroup carve(const Member& member, char* at,
                                                         int capacity, std::int64_t long_len) {
@@ -765,18 +773,14 @@ struct BalancedTeamGroup : TeamGroup<Member> {
   }
 };
 
-/// Scratch layout of one lane-bin row: table keys (and values), then the
-/// stage of V B-row bounds, then a counter.
+/// Scratch of one lane-bin row (SpgemmScratchLayout::lane_row): table keys
+/// (and values), numeric's key buffer, the stage of V B-row bounds, a
+/// counter.
 template <class O, class S, class F>
 struct LaneRowScratch {
-  /// Table (keys, values in numeric), numeric's key buffer (cap keys), the
-  /// stage of V B-row bounds, a counter.
   static std::size_t bytes(std::uint32_t cap, int lanes, bool values) {
-    const std::size_t table = HashAccumulator<O, S>::bytes(cap, values);
-    return round8(table) + (values ? round8(cap * sizeof(O)) : 0) + round8(2 * lanes * sizeof(F)) +
-           8;
+    return SpgemmScratchLayout::of<O, S, F>().lane_row(cap, lanes, values);
   }
-  KOKKOS_INLINE_FUNCTION static std::size_t round8(std::size_t b) { return (b + 7) / 8 * 8; }
   /// A row's pieces of scratch and its lane group.
   template <class Member>
   struct Row {
@@ -789,14 +793,14 @@ struct LaneRowScratch {
   template <class Member>
   KOKKOS_INLINE_FUNCTION static Row<Member> row(const Member& member, char* base, std::uint32_t cap,
                                                 int lanes, bool values) {
+    constexpr SpgemmScratchLayout layout = SpgemmScratchLayout::of<O, S, F>();
     O* keys = reinterpret_cast<O*>(base);
-    S* vals =
-        values ? reinterpret_cast<S*>(base + HashAccumulator<O, S>::keys_bytes(cap)) : nullptr;
-    char* p = base + round8(HashAccumulator<O, S>::bytes(cap, values));
+    S* vals = values ? reinterpret_cast<S*>(base + layout.round(cap * sizeof(O))) : nullptr;
+    char* p = base + layout.table(cap, values);
     O* kbuf = values ? reinterpret_cast<O*>(p) : nullptr;
-    if (values) p += round8(cap * sizeof(O));
+    if (values) p += layout.round(cap * sizeof(O));
     F* b0 = reinterpret_cast<F*>(p);
-    int* counter = reinterpret_cast<int*>(p + round8(2 * lanes * sizeof(F)));
+    int* counter = reinterpret_cast<int*>(p + layout.round(2 * std::size_t(lanes) * sizeof(F)));
     return {{{member}, b0, b0 + lanes, lanes}, keys, vals, kbuf, counter};
   }
 };
@@ -934,7 +938,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
       // One row per thread, tables interleaved (slot s of thread t at
       // s * T + t) so that the threads of a warp hit different banks.
       const std::uint32_t cap = 1u << bin.log2_capacity;
-      const int T = spgemm_thread_rows(t, cap * sizeof(O));
+      const int T = spgemm_thread_rows(t, cap * sizeof(O), 0);
       using Set = HashAccumulator<O, int, HashMask, LinearProbing, ExclusiveInsert>;
       Kokkos::parallel_for(
           "spk::spgemm::symbolic_threads",
@@ -963,7 +967,7 @@ void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm
       const std::uint32_t cap = 1u << bin.log2_capacity;
       const std::size_t bytes = Scratch::bytes(cap, V_, false);
       // Keys only: more rows per team than numeric's tables allow.
-      const int T = spgemm_lane_rows(t, bytes);
+      const int T = spgemm_lane_rows(t, bytes, 0);
       Kokkos::parallel_for(
           "spk::spgemm::symbolic_lanes",
           Policy(sp, (nr + T - 1) / T, T, V_)
@@ -1252,6 +1256,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
   using Member = typename Policy::member_type;
   using Scratch = LaneRowScratch<O, S, F>;
   using Balanced = BalancedTeamGroup<Member, F>;
+  constexpr SpgemmScratchLayout layout = SpgemmScratchLayout::of<O, S, F>();
   const int V_ = t.vector_length;
   const SpgemmBinStreams<ExecSpace> streams(space, bins);
   for (const auto& launch : streams.launches()) {
@@ -1273,14 +1278,14 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
       const std::uint32_t cap = 1u << bin.log2_capacity;
       const int T = bin.team_size;
       using Map = HashAccumulator<O, S, HashMask, LinearProbing, ExclusiveInsert>;
-      const std::size_t kbytes = Map::keys_bytes(std::size_t(cap) * T);
-      const std::size_t bytes = kbytes + std::size_t(cap) * T * sizeof(S);
+      const std::size_t kbytes = layout.round(std::size_t(cap) * T * sizeof(O));
+      const std::size_t bytes = layout.thread_rows(cap, T);
       Kokkos::parallel_for(
           "spk::spgemm::numeric_threads",
           Policy(sp, (nr + T - 1) / T, T, 1)
-              .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes))),
+              .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(layout.request(bytes)))),
           KOKKOS_LAMBDA(const Member& member) {
-            char* base = static_cast<char*>(member.team_scratch(0).get_shmem(bytes));
+            char* base = spgemm_team_scratch(member, bytes, layout);
             const int tr = member.team_rank();
             const std::int64_t r = std::int64_t(member.league_rank()) * T + tr;
             if (r >= nr) return;
@@ -1329,9 +1334,9 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
       Kokkos::parallel_for(
           "spk::spgemm::numeric_lanes",
           Policy(sp, (nr + T - 1) / T, T, V_)
-              .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(T * bytes))),
+              .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(layout.request(T * bytes)))),
           KOKKOS_LAMBDA(const Member& member) {
-            char* base = static_cast<char*>(member.team_scratch(0).get_shmem(T * bytes));
+            char* base = spgemm_team_scratch(member, T * bytes, layout);
             const std::int64_t r = std::int64_t(member.league_rank()) * T + member.team_rank();
             if (r >= nr) return;
             const auto row = Scratch::row(member, base + member.team_rank() * bytes, cap, V_, true);
@@ -1339,24 +1344,26 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
                                cap, sorted);
           });
     } else if (bin.kernel == SpgemmBinKernel::TeamPerRow) {
-      // Table, key buffer, counter, the balanced group's list.
+      // Table, key buffer, counter, the balanced group's list
+      // (SpgemmScratchLayout::team_row).
       const std::uint32_t cap = 1u << bin.log2_capacity;
-      const std::size_t kbytes = Acc::keys_bytes(cap);
-      const std::size_t tbytes = (Acc::bytes(cap, true) + 7) / 8 * 8;
-      const std::size_t bbytes = (cap * sizeof(O) + 7) / 8 * 8;
-      const int lc = Balanced::default_capacity;
-      const std::size_t bytes = tbytes + bbytes + 8 + Balanced::scratch_bytes(lc);
+      const std::size_t kbytes = layout.round(cap * sizeof(O));
+      const std::size_t tbytes = layout.table(cap, true);
+      const std::size_t bbytes = layout.round(cap * sizeof(O));
+      const int lc = SpgemmScratchLayout::balanced_list;
+      const std::size_t bytes = layout.team_row(cap);
       Kokkos::parallel_for(
           "spk::spgemm::numeric_team",
           Policy(sp, nr, bin.team_size, V_)
-              .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes))),
+              .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(layout.request(bytes)))),
           KOKKOS_LAMBDA(const Member& member) {
-            char* mine = static_cast<char*>(member.team_scratch(0).get_shmem(bytes));
+            char* mine = spgemm_team_scratch(member, bytes, layout);
             O* keys = reinterpret_cast<O*>(mine);
             S* vals = reinterpret_cast<S*>(mine + kbytes);
             O* kbuf = reinterpret_cast<O*>(mine + tbytes);
             int* counter = reinterpret_cast<int*>(mine + tbytes + bbytes);
-            spgemm_numeric_row(Balanced::carve(member, mine + tbytes + bbytes + 8, lc, long_b), v,
+            char* list = mine + tbytes + bbytes + layout.align;
+            spgemm_numeric_row(Balanced::carve(member, list, lc, long_b), v,
                                perm(begin + member.league_rank()), keys, vals, kbuf, counter, cap,
                                sorted);
           });

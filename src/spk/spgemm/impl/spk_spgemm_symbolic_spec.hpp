@@ -94,7 +94,7 @@ SpgemmCounted spgemm_binned_count(const ExecSpace& space, SpgemmHandle<O, F, HD>
   SpgemmCounted r;
   // 1. One pass: validation, products per row (64 bits), rows per bin.
   const double avg_b = B.num_rows() > 0 ? double(B.nnz()) / double(B.num_rows()) : 0.0;
-  const auto t = Impl::spgemm_binned_tuning<S>(space, opt, avg_b, sizeof(O) + sizeof(S));
+  const auto t = Impl::spgemm_binned_tuning<O, S, F>(space, opt, avg_b);
   const Impl::SpgemmBinOf bin_of{ncols, t.max_team_log2,
                                  t.max_team_log2 - Impl::spgemm_min_log2 + 2, t.sort_max_log2()};
   // B is often A itself (C = A·A): then A's check covers it.
@@ -119,7 +119,7 @@ SpgemmCounted spgemm_binned_count(const ExecSpace& space, SpgemmHandle<O, F, HD>
   plan.perm = typename Handle::perm_type(perm_mem.template view<O>(m).data(), m);
   plan.perm_owner = perm_mem.owner();
   r.bins = Impl::spgemm_bin_rows(space, m, bin_of, stats, products, plan.perm, t,
-                                 sizeof(O) + sizeof(S), cursors);
+                                 Impl::SpgemmScratchLayout::of<O, S, F>(), cursors);
   // The longest rows spread over several teams each (the last rows of the
   // long bin's range; the bin keeps the others).
   plan.long_rows.split =
