@@ -24,7 +24,7 @@ struct SpgemmScratchLayout {
   static constexpr int balanced_list = 64;
 
   template <class O, class S, class F>
-  static constexpr SpgemmScratchLayout of() {
+  KOKKOS_INLINE_FUNCTION static constexpr SpgemmScratchLayout of() {
     constexpr std::size_t a = alignof(S) > 8 ? alignof(S) : 8;
     return {sizeof(O), sizeof(S), sizeof(F), a, a > 8 ? a : 0};
   }
