@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <spk_compat.hpp>
+#include <spk_scalar_traits.hpp>
 #include <type_traits>
 
 namespace spk {
@@ -164,7 +165,7 @@ class HashAccumulator {
     bool is_new;
     const std::uint32_t slot = insert(k, is_new);
     if constexpr (Concurrency::atomic)
-      Kokkos::atomic_add(&value(slot), v);
+      Impl::atomic_add_scalar(&value(slot), v);
     else
       value(slot) += v;
     return is_new;

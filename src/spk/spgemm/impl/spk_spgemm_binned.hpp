@@ -1386,7 +1386,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
               const std::int64_t i = perm(begin + r);
               spgemm_bitmap_mark(g, v, i, t.bits, sc.words,
                                  [&](const auto ka, const auto kb, const std::uint64_t c) {
-                                   Kokkos::atomic_add(&vals[c], v.av(ka) * v.bv(kb));
+                                   atomic_add_scalar(&vals[c], v.av(ka) * v.bv(kb));
                                  });
               const auto start = v.crm(i);
               spgemm_bitmap_extract(member, t.bits, sc.words, vals, v.cci.data() + start,
@@ -1440,7 +1440,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
                 const auto c = static_cast<std::uint64_t>(v.bci(kb));
                 const std::uint32_t w = static_cast<std::uint32_t>(c >> 5);
                 const std::uint32_t below = t.bits[w] & ((std::uint32_t(1) << (c & 31)) - 1u);
-                Kokkos::atomic_add(&cv[ranks[w] + spgemm_popcount(below)], v.av(ka) * v.bv(kb));
+                atomic_add_scalar(&cv[ranks[w] + spgemm_popcount(below)], v.av(ka) * v.bv(kb));
               });
               g.barrier();
             }
@@ -1487,7 +1487,7 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
                 // vals[c] accumulates column c (zero between rows).
                 g.for_products(i, v.arm, v.aci, v.brm, [&](const auto ka, const auto kb) {
                   const auto c = static_cast<std::uint64_t>(v.bci(kb));
-                  Kokkos::atomic_add(&vals[c], v.av(ka) * v.bv(kb));
+                  atomic_add_scalar(&vals[c], v.av(ka) * v.bv(kb));
                   Kokkos::atomic_or(&bits[c >> 5], std::uint32_t(1) << (c & 31));
                 });
                 g.barrier();

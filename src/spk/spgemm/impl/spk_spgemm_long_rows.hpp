@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <impl/spk_spgemm_common.hpp>
 #include <spk_memory_pool.hpp>
+#include <spk_scalar_traits.hpp>
 #include <spk_spgemm_handle.hpp>
 #include <tuning/spk_spgemm_tuning.hpp>
 #include <vector>
@@ -404,8 +405,8 @@ void spgemm_long_rows_numeric(const ExecSpace& space, const V& v, const Perm& pe
                 const auto c = static_cast<std::uint64_t>(v.bci(kb));
                 const std::uint64_t w = c >> 5;
                 const std::uint32_t below = row_bits[w] & ((std::uint32_t(1) << (c & 31)) - 1u);
-                Kokkos::atomic_add(&cv[row_ranks[w] + long_row_popcount(below)],
-                                   v.av(ka) * v.bv(kb));
+                atomic_add_scalar(&cv[row_ranks[w] + long_row_popcount(below)],
+                                  v.av(ka) * v.bv(kb));
               });
         });
   }
