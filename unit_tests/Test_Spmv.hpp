@@ -645,6 +645,26 @@ TEST(TEST_CATEGORY, spmv_automatic_classes) {
   }
 }
 
+// Without a plan, automatic reads the longest row on GPUs: a row of 3000
+// among rows of 3-10 goes to merge path, not to one thread (the mean alone
+// says scalar).  Host spaces choose from the row blocks as before.
+TEST(TEST_CATEGORY, spmv_automatic_without_plan) {
+  using namespace spmv_test;
+  const HostCsr A = rows_of(2000, 5000, 3, 10, 0, 54, 1000, 3000);
+  Exec space;
+  auto dA = spk::create_mirror_view_and_copy(space, A);
+  spk::SpmvOptions opt;
+  if (!spk::Impl::is_host_space_v<Exec>) opt.tuning = spk::spmv_tuning_cuda_sm90();
+  const spk::SpmvRowStats cheap = spk::Impl::spmv_cheap_stats(dA);
+  EXPECT_EQ(spk::Impl::spmv_gpu_class(spk::spmv_tuning_cuda_sm90(), cheap, false),
+            spk::SpmvAlgorithm::Scalar)
+      << "the mean alone";
+  const spk::SpmvLaunch L =
+      spk::Impl::spmv_choose_without_plan(space, opt, cheap, dA.row_map(), dA.num_rows());
+  EXPECT_EQ(L.algorithm, spk::SpmvAlgorithm::MergePath);
+  check_with(A, Format::csr, opt, 0, 1.0, 0.0, 600, "one long row, no plan");
+}
+
 // The policy is reachable through the options: a changed knob changes the
 // choice (and a plan handed other tuning recomputes itself); CUDA entries by
 // compute capability.

@@ -99,6 +99,22 @@ SpmvRowStats spmv_cheap_stats(const Matrix& A) {
   return s;
 }
 
+/// The longest row of `row_map`'s n rows (one reduction, one
+/// synchronisation).
+template <class ExecSpace, class RowMap>
+long long spmv_max_row_length(const ExecSpace& space, const RowMap& row_map, long long n) {
+  using F = typename RowMap::non_const_value_type;
+  F max_len = 0;
+  Kokkos::parallel_reduce(
+      "spk::spmv_row_stats.max", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+      KOKKOS_LAMBDA(const long long i, F& m) {
+        const F len = row_map(i + 1) - row_map(i);
+        if (len > m) m = len;
+      },
+      Kokkos::Max<F>(max_len));
+  return static_cast<long long>(max_len);
+}
+
 /// Full row-length statistics (three reductions, one synchronisation).
 template <class ExecSpace, class Matrix>
 SpmvRowStats spmv_row_stats(const ExecSpace& space, const Matrix& A) {
@@ -107,17 +123,10 @@ SpmvRowStats spmv_row_stats(const ExecSpace& space, const Matrix& A) {
   using F = typename Matrix::offset_type;
   auto row_map = A.row_map();
   const double mean = s.mean;
-  F max_len = 0;
+  const long long max_len = spmv_max_row_length(space, row_map, s.num_rows);
   double var = 0;
   long long empty = 0;
   Kokkos::RangePolicy<ExecSpace> policy(space, 0, A.num_rows());
-  Kokkos::parallel_reduce(
-      "spk::spmv_row_stats.max", policy,
-      KOKKOS_LAMBDA(const long long i, F& m) {
-        const F len = row_map(i + 1) - row_map(i);
-        if (len > m) m = len;
-      },
-      Kokkos::Max<F>(max_len));
   Kokkos::parallel_reduce(
       "spk::spmv_row_stats.var", policy,
       KOKKOS_LAMBDA(const long long i, double& v) {
