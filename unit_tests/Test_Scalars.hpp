@@ -366,7 +366,8 @@ void mixed_precision_spmv() {
 #if SPK_TEST_IN_PART(0)
 /// Read-only inputs: a CsrMatrix<const S> from the caller's const Views
 /// (spk::make_csr, no copy) and one converted from a mutable matrix give
-/// the same SpMV (every algorithm, a plan) and SpGEMM as the mutable one.
+/// the same SpMV (every algorithm, a plan), conversions and SpGEMM as the
+/// mutable one.
 TEST(TEST_CATEGORY, const_and_raw_view_inputs) {
   using S = Kokkos::complex<double>;
   const auto Ah = random_csr<S, int, int>(120, 120, 8, 40, 3);
@@ -395,6 +396,27 @@ TEST(TEST_CATEGORY, const_and_raw_view_inputs) {
                             spk::spmv(Exec(), plan, alpha, C, x, beta, y, mode);
                           });
     }
+  // Conversions of the read-only matrix: owned, mutable results, the same
+  // as the mutable matrix's (checked by their round trips back to CSR).
+  const auto csc = spk::csr_to_csc(Exec(), R);
+  static_assert(std::is_same_v<typename decltype(csc)::scalar_type, S>);
+  spk_test::expect_csr_equal(spk::csc_to_csr(Exec(), csc), Ah, 0, "csc of const");
+  spk_test::expect_csr_equal(spk::transpose(Exec(), spk::transpose(Exec(), R)), Ah, 0,
+                             "transpose of const");
+  spk_test::expect_csr_equal(spk::coo_to_csr(Exec(), spk::csr_to_coo(Exec(), R)), Ah, 0,
+                             "coo of const");
+  spk_test::expect_csr_equal(spk::ell_to_csr(Exec(), spk::csr_to_ell(Exec(), C)), Ah, 0,
+                             "ell of const");
+  spk_test::expect_csr_equal(spk::hyb_to_csr(Exec(), spk::csr_to_hyb(Exec(), R)), Ah, 0,
+                             "hyb of const");
+  spk_test::expect_csr_equal(spk::sell_to_csr(Exec(), spk::csr_to_sell(Exec(), C)), Ah, 0,
+                             "sell of const");
+  spk::BsrToCsrOptions drop;
+  drop.drop_zeros = true;
+  spk_test::expect_csr_equal(spk::bsr_to_csr(Exec(), spk::csr_to_bsr(Exec(), R, 2), drop), Ah, 0,
+                             "bsr of const");
+  spk_test::expect_csr_equal(spk::dense_to_csr(Exec(), spk::csr_to_dense(Exec(), R)), Ah, 0,
+                             "dense of const");
   const auto product = spk::spgemm(Exec(), R, C);
   static_assert(std::is_same_v<typename decltype(product)::scalar_type, S>);
   // Within rounding, not bit for bit: the GPU's atomic sums run in any order.

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <impl/spk_convert_impl.hpp>
+#include <impl/spk_csr_operand.hpp>
 #include <spk_coo_matrix.hpp>
 #include <spk_csc_matrix.hpp>
 #include <spk_csr_matrix.hpp>
@@ -54,27 +55,32 @@ auto dense_to_csr(const DenseView& dense) {
 }
 
 template <class ExecSpace, class S, class O, class F, class D>
-CooMatrix<S, O, F, D> csr_to_coo(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A) {
+CooMatrix<std::remove_const_t<S>, O, F, D> csr_to_coo(const ExecSpace& space,
+                                                      const CsrMatrix<S, O, F, D>& A_in) {
+  const auto A = Impl::as_operand(A_in);
   Impl::check_access<ExecSpace, D>("csr_to_coo");
   return Impl::csr_to_coo(space, A);
 }
 template <class S, class O, class F, class D>
-CooMatrix<S, O, F, D> csr_to_coo(const CsrMatrix<S, O, F, D>& A) {
+auto csr_to_coo(const CsrMatrix<S, O, F, D>& A) {
   return csr_to_coo(typename CsrMatrix<S, O, F, D>::execution_space(), A);
 }
 
 /// CSR -> CSC; row indices ascend within each column (duplicates keep their
 /// row-major order).
 template <class ExecSpace, class S, class O, class F, class D>
-CscMatrix<S, O, F, D> csr_to_csc(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A) {
+CscMatrix<std::remove_const_t<S>, O, F, D> csr_to_csc(const ExecSpace& space,
+                                                      const CsrMatrix<S, O, F, D>& A_in) {
+  const auto A = Impl::as_operand(A_in);
   Impl::check_access<ExecSpace, D>("csr_to_csc");
   validate(space, A);
   auto t = Impl::transpose_compressed(space, A.num_rows(), A.num_cols(), A.row_map(), A.col_idx(),
                                       A.values());
-  return CscMatrix<S, O, F, D>(A.num_rows(), A.num_cols(), t.map, t.idx, t.val);
+  return CscMatrix<std::remove_const_t<S>, O, F, D>(A.num_rows(), A.num_cols(), t.map, t.idx,
+                                                    t.val);
 }
 template <class S, class O, class F, class D>
-CscMatrix<S, O, F, D> csr_to_csc(const CsrMatrix<S, O, F, D>& A) {
+auto csr_to_csc(const CsrMatrix<S, O, F, D>& A) {
   return csr_to_csc(typename CsrMatrix<S, O, F, D>::execution_space(), A);
 }
 
@@ -93,19 +99,24 @@ CsrMatrix<S, O, F, D> csc_to_csr(const CscMatrix<S, O, F, D>& A) {
 
 /// Aᵀ as CSR.
 template <class ExecSpace, class S, class O, class F, class D>
-CsrMatrix<S, O, F, D> transpose(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A) {
+CsrMatrix<std::remove_const_t<S>, O, F, D> transpose(const ExecSpace& space,
+                                                     const CsrMatrix<S, O, F, D>& A_in) {
+  const auto A = Impl::as_operand(A_in);
   auto c = csr_to_csc(space, A);
-  return CsrMatrix<S, O, F, D>(A.num_cols(), A.num_rows(), c.col_map(), c.row_idx(), c.values());
+  return CsrMatrix<std::remove_const_t<S>, O, F, D>(A.num_cols(), A.num_rows(), c.col_map(),
+                                                    c.row_idx(), c.values());
 }
 template <class S, class O, class F, class D>
-CsrMatrix<S, O, F, D> transpose(const CsrMatrix<S, O, F, D>& A) {
+auto transpose(const CsrMatrix<S, O, F, D>& A) {
   return transpose(typename CsrMatrix<S, O, F, D>::execution_space(), A);
 }
 
 /// A as a zero-filled-then-summed dense rank-2 View (LayoutRight).
 template <class ExecSpace, class S, class O, class F, class D>
-Kokkos::View<S**, Kokkos::LayoutRight, typename CsrMatrix<S, O, F, D>::device_type> csr_to_dense(
-    const ExecSpace& space, const CsrMatrix<S, O, F, D>& A) {
+Kokkos::View<std::remove_const_t<S>**, Kokkos::LayoutRight,
+             typename CsrMatrix<S, O, F, D>::device_type>
+csr_to_dense(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A_in) {
+  const auto A = Impl::as_operand(A_in);
   Impl::check_access<ExecSpace, D>("csr_to_dense");
   validate(space, A);
   return Impl::csr_to_dense(space, A);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <impl/spk_convert_bsr_impl.hpp>
+#include <impl/spk_csr_operand.hpp>
 #include <spk_bsr_matrix.hpp>
 #include <spk_convert.hpp>
 #include <spk_mirror.hpp>
@@ -18,8 +19,10 @@ namespace spk {
 /// A as BsrMatrix with block_size × block_size blocks.  Duplicate entries are
 /// summed; unsorted rows are sorted in a copy first.
 template <class ExecSpace, class S, class O, class F, class D>
-BsrMatrix<S, O, F, D> csr_to_bsr(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A,
-                                 int block_size) {
+BsrMatrix<std::remove_const_t<S>, O, F, D> csr_to_bsr(const ExecSpace& space,
+                                                      const CsrMatrix<S, O, F, D>& A_in,
+                                                      int block_size) {
+  const auto A = Impl::as_operand(A_in);
   Impl::check_access<ExecSpace, D>("csr_to_bsr");
   SPK_REQUIRE(block_size >= 1 && block_size <= bsr_max_block_size, InvalidMatrix,
               "csr_to_bsr: block size ", block_size, " is outside [1, ", bsr_max_block_size, "]");
@@ -30,7 +33,7 @@ BsrMatrix<S, O, F, D> csr_to_bsr(const ExecSpace& space, const CsrMatrix<S, O, F
   return Impl::csr_to_bsr(space, sorted, block_size);
 }
 template <class S, class O, class F, class D>
-BsrMatrix<S, O, F, D> csr_to_bsr(const CsrMatrix<S, O, F, D>& A, int block_size) {
+auto csr_to_bsr(const CsrMatrix<S, O, F, D>& A, int block_size) {
   return csr_to_bsr(typename CsrMatrix<S, O, F, D>::execution_space(), A, block_size);
 }
 

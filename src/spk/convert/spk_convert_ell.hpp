@@ -11,6 +11,7 @@
 #pragma once
 
 #include <impl/spk_convert_ell_impl.hpp>
+#include <impl/spk_csr_operand.hpp>
 #include <spk_convert.hpp>
 #include <spk_ell_matrix.hpp>
 #include <spk_hyb_matrix.hpp>
@@ -24,8 +25,10 @@ struct EllOptions {
 };
 
 template <class ExecSpace, class S, class O, class F, class D>
-EllMatrix<S, O, F, D> csr_to_ell(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A,
-                                 const EllOptions& options = {}) {
+EllMatrix<std::remove_const_t<S>, O, F, D> csr_to_ell(const ExecSpace& space,
+                                                      const CsrMatrix<S, O, F, D>& A_in,
+                                                      const EllOptions& options = {}) {
+  const auto A = Impl::as_operand(A_in);
   Impl::check_access<ExecSpace, D>("csr_to_ell");
   validate(space, A);
   const long long m = A.num_rows();
@@ -46,7 +49,7 @@ EllMatrix<S, O, F, D> csr_to_ell(const ExecSpace& space, const CsrMatrix<S, O, F
   return Impl::csr_to_ell(space, A, width);
 }
 template <class S, class O, class F, class D>
-EllMatrix<S, O, F, D> csr_to_ell(const CsrMatrix<S, O, F, D>& A, const EllOptions& options = {}) {
+auto csr_to_ell(const CsrMatrix<S, O, F, D>& A, const EllOptions& options = {}) {
   return csr_to_ell(typename CsrMatrix<S, O, F, D>::execution_space(), A, options);
 }
 
@@ -69,7 +72,8 @@ struct HybOptions {
 
 /// The ELL width csr_to_hyb picks for A when none is given.
 template <class ExecSpace, class S, class O, class F, class D>
-long long hyb_default_width(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A) {
+long long hyb_default_width(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A_in) {
+  const auto A = Impl::as_operand(A_in);
   const long long m = A.num_rows();
   const long long longest = Impl::longest_row(space, A.row_map(), m);
   return Impl::hyb_width_from_histogram(Impl::row_length_histogram(space, A.row_map(), m, longest),
@@ -77,16 +81,18 @@ long long hyb_default_width(const ExecSpace& space, const CsrMatrix<S, O, F, D>&
 }
 
 template <class ExecSpace, class S, class O, class F, class D>
-HybMatrix<S, O, F, D> csr_to_hyb(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A,
-                                 const HybOptions& options = {}) {
+HybMatrix<std::remove_const_t<S>, O, F, D> csr_to_hyb(const ExecSpace& space,
+                                                      const CsrMatrix<S, O, F, D>& A_in,
+                                                      const HybOptions& options = {}) {
+  const auto A = Impl::as_operand(A_in);
   Impl::check_access<ExecSpace, D>("csr_to_hyb");
   validate(space, A);
   const long long width = options.width >= 0 ? options.width : hyb_default_width(space, A);
-  return HybMatrix<S, O, F, D>(Impl::csr_to_ell(space, A, width),
-                               Impl::csr_spill_to_coo(space, A, width));
+  return HybMatrix<std::remove_const_t<S>, O, F, D>(Impl::csr_to_ell(space, A, width),
+                                                    Impl::csr_spill_to_coo(space, A, width));
 }
 template <class S, class O, class F, class D>
-HybMatrix<S, O, F, D> csr_to_hyb(const CsrMatrix<S, O, F, D>& A, const HybOptions& options = {}) {
+auto csr_to_hyb(const CsrMatrix<S, O, F, D>& A, const HybOptions& options = {}) {
   return csr_to_hyb(typename CsrMatrix<S, O, F, D>::execution_space(), A, options);
 }
 

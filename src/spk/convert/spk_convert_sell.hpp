@@ -8,6 +8,7 @@
 #pragma once
 
 #include <impl/spk_convert_sell_impl.hpp>
+#include <impl/spk_csr_operand.hpp>
 #include <spk_convert.hpp>
 #include <spk_sell_matrix.hpp>
 #include <spk_validate.hpp>
@@ -20,8 +21,10 @@ struct SellOptions {
 };
 
 template <class ExecSpace, class S, class O, class F, class D>
-SellMatrix<S, O, F, D> csr_to_sell(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A,
-                                   const SellOptions& options = {}) {
+SellMatrix<std::remove_const_t<S>, O, F, D> csr_to_sell(const ExecSpace& space,
+                                                        const CsrMatrix<S, O, F, D>& A_in,
+                                                        const SellOptions& options = {}) {
+  const auto A = Impl::as_operand(A_in);
   Impl::check_access<ExecSpace, D>("csr_to_sell");
   const int C =
       options.slice_height > 0 ? options.slice_height : sell_default_slice_height<ExecSpace>();
@@ -33,8 +36,7 @@ SellMatrix<S, O, F, D> csr_to_sell(const ExecSpace& space, const CsrMatrix<S, O,
   return Impl::csr_to_sell(space, A, C, sigma);
 }
 template <class S, class O, class F, class D>
-SellMatrix<S, O, F, D> csr_to_sell(const CsrMatrix<S, O, F, D>& A,
-                                   const SellOptions& options = {}) {
+auto csr_to_sell(const CsrMatrix<S, O, F, D>& A, const SellOptions& options = {}) {
   return csr_to_sell(typename CsrMatrix<S, O, F, D>::execution_space(), A, options);
 }
 

@@ -17,6 +17,7 @@
 // impl/spk_spgemm_symbolic_spec.hpp and impl/spk_spgemm_numeric_spec.hpp.
 #pragma once
 
+#include <impl/spk_csr_operand.hpp>
 #include <impl/spk_spgemm_numeric_spec.hpp>
 #include <impl/spk_spgemm_symbolic_spec.hpp>
 #include <spk_csr_matrix.hpp>
@@ -102,29 +103,6 @@ inline constexpr bool const_operands_v =
     (std::is_const_v<SA> ||
      std::is_const_v<SB>)&&std::is_same_v<std::remove_const_t<SA>, std::remove_const_t<SB>>;
 
-/// A's Views with const removed from the type: the kernels' operand types
-/// are written for mutable matrices but only read A and B (symbolic and
-/// numeric never write their operands), so this is the one place where a
-/// read-only matrix is passed on as a mutable one.
-template <class S, class O, class F, class D>
-CsrMatrix<std::remove_const_t<S>, O, F, D> as_operand(const CsrMatrix<S, O, F, D>& A) {
-  if constexpr (std::is_const_v<S>) {
-    using M = CsrMatrix<std::remove_const_t<S>, O, F, D>;
-    using U = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
-    using RM = Kokkos::View<F*, typename M::device_type, U>;
-    using CI = Kokkos::View<O*, typename M::device_type, U>;
-    using VA = Kokkos::View<std::remove_const_t<S>*, typename M::device_type, U>;
-    M B(A.num_rows(), A.num_cols(),
-        typename M::row_map_type(RM(const_cast<F*>(A.row_map().data()), A.row_map().extent(0))),
-        typename M::index_type(CI(const_cast<O*>(A.col_idx().data()), A.col_idx().extent(0))),
-        typename M::values_type(
-            VA(const_cast<std::remove_const_t<S>*>(A.values().data()), A.values().extent(0))));
-    B.set_keep_alive(A.keep_alive());
-    return B;
-  } else {
-    return A;
-  }
-}
 }  // namespace Impl
 
 template <class ExecSpace, class SA, class SB, class O, class F, class HD, class DA, class DB,
