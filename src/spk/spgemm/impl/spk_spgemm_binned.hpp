@@ -1347,9 +1347,8 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
       // Table, key buffer, counter, the balanced group's list
       // (SpgemmScratchLayout::team_row).
       const std::uint32_t cap = 1u << bin.log2_capacity;
-      const std::size_t kbytes = layout.round(cap * sizeof(O));
+      const std::size_t kbytes = layout.round(cap * sizeof(O));  // the keys, and the key buffer
       const std::size_t tbytes = layout.table(cap, true);
-      const std::size_t bbytes = layout.round(cap * sizeof(O));
       const int lc = SpgemmScratchLayout::balanced_list;
       const std::size_t bytes = layout.team_row(cap);
       Kokkos::parallel_for(
@@ -1361,8 +1360,8 @@ void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
             O* keys = reinterpret_cast<O*>(mine);
             S* vals = reinterpret_cast<S*>(mine + kbytes);
             O* kbuf = reinterpret_cast<O*>(mine + tbytes);
-            int* counter = reinterpret_cast<int*>(mine + tbytes + bbytes);
-            char* list = mine + tbytes + bbytes + layout.align;
+            int* counter = reinterpret_cast<int*>(mine + tbytes + kbytes);
+            char* list = mine + tbytes + kbytes + layout.align;
             spgemm_numeric_row(Balanced::carve(member, list, lc, long_b), v,
                                perm(begin + member.league_rank()), keys, vals, kbuf, counter, cap,
                                sorted);
