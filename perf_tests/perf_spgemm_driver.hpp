@@ -224,7 +224,7 @@ long long cusparse_spgemm(cusparseHandle_t handle, const DevCsr<Kokkos::Cuda>& A
   SPK_CUSPARSE_CHECK(cusparseSpMatGetSize(c, &rows, &cols, &nnz));
   void *c_cols = nullptr, *c_vals = nullptr;
   dmalloc(&c_cols, nnz * sizeof(int));
-  dmalloc(&c_vals, nnz * sizeof(double));
+  dmalloc(&c_vals, nnz * sizeof(S));
   SPK_CUSPARSE_CHECK(cusparseCsrSetPointers(c, c_rows, c_cols, c_vals));
   SPK_CUDA_CHECK(cudaDeviceSynchronize());
   const double t1 = now_ms();
@@ -240,7 +240,7 @@ long long cusparse_spgemm(cusparseHandle_t handle, const DevCsr<Kokkos::Cuda>& A
   dfree(buf2, size2);
   dfree(c_rows, rows_bytes);
   dfree(c_cols, nnz * sizeof(int));
-  dfree(c_vals, nnz * sizeof(double));
+  dfree(c_vals, nnz * sizeof(S));
   sym_ms = t1 - t0;
   num_ms = t2 - t1;
   return nnz;
