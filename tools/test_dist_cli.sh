@@ -3,8 +3,8 @@
 # y = A·1 (values to 1e-12 relative: the summation order differs), with the
 # files read by rank 0 (gzip; B after A cut by nnz) and by every rank.
 # Complex files and --precision single on 1, 2 and 3 ranks give the numbers
-# of the single-process commands (SPK_DIST=0), and bad complex input is an
-# error naming the file and line on every rank count.
+# of the single-process commands (SPK_DIST=0); bad complex input is an
+# error naming the file and line on every rank count, and a pipe is refused.
 set -euo pipefail
 tool=$1; mpiexec=$2; data=$3; shift 3
 flags=("$@")
@@ -88,6 +88,14 @@ for np in 1 2 3; do
     grep -qF "$bad" <<<"$out" || { echo "on $np ranks, expected '$bad' in: $out"; exit 1; }
   done
 done
+# The scalar is picked from a file's header before its entries are read, so
+# a pipe (here rank 0's forwarded stdin) is refused by name.
+np=1
+if out=$(run spmv /dev/stdin -o "$tmp/never.mtx" <"$data/complex_general.mtx" 2>&1); then
+  echo "a pipe was read"; exit 1
+fi
+grep -qF "/dev/stdin: the distributed commands read a file's header" <<<"$out" ||
+  { echo "pipe: $out"; exit 1; }
 python3 - "$tmp" <<'PY'
 import sys
 d = sys.argv[1]
