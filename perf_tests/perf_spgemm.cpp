@@ -1,6 +1,6 @@
 // perf_spgemm: C = A·A (A·Aᵀ for rectangular A), int32 indices, values
 // double unless --scalar picks float, cfloat (Kokkos::complex<float>) or
-// cdouble (complex values v·(1 + 0.5i) of the matrix read), side by side in one
+// cdouble (the generators' values=complex of the matrix read), side by side in one
 // run: spk (two-phase, fresh handle each time, and numeric reuse), spk's
 // one-call spk::spgemm (spk-onecall: a fused single pass on host spaces; and
 // spk-onecall-unsorted, rows left unsorted as Kokkos Kernels leaves them), Kokkos

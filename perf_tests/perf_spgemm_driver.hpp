@@ -42,8 +42,9 @@ using F = int;
 using HostCsr = spk::CsrMatrix<S, O, F, spk::HostDevice>;
 
 /// A matrix read in double, with values of S (spk::perf::with_scalar).
-HostCsr with_scalar(const spk::CsrMatrix<double, O, F, spk::HostDevice>& A) {
-  return spk::perf::with_scalar<S, O, F>(A);
+HostCsr with_scalar(const std::string& name,
+                    const spk::CsrMatrix<double, O, F, spk::HostDevice>& A) {
+  return spk::perf::with_scalar<S, O, F>(name, A);
 }
 
 #if defined(SPK_HAVE_CUSPARSE)
@@ -674,13 +675,15 @@ Operands load_operands(const std::string& spec) {
     const std::string inner = rest.substr(kind.size() + 1);
     // The prolongator is built from the double matrix, then both take S.
     const auto A_read = spk::load_csr<double, O, F>(inner);
-    const HostCsr A = with_scalar(A_read);
-    const HostCsr P = with_scalar(kind == "sa" ? spk::smoothed_prolongator(A_read, "P_sa")
+    // (P's complex values are those of the spec prolongator:KIND:INNER)
+    const HostCsr A = with_scalar(inner, A_read);
+    const HostCsr P = with_scalar("prolongator:" + kind + ":" + inner,
+                                  kind == "sa" ? spk::smoothed_prolongator(A_read, "P_sa")
                                                : spk::aggregation_prolongator(A_read, "P_agg"));
     if (!ptap) return {A, P, spec};
     return {spk::transpose(P), spk::reference::spgemm(A, P), spec};
   }
-  HostCsr A = with_scalar(spk::load_csr<double, O, F>(spec));
+  HostCsr A = with_scalar(spec, spk::load_csr<double, O, F>(spec));
   const bool square = A.num_rows() == A.num_cols();
   HostCsr B = square ? A : spk::transpose(A);
   return {A, B, spk::matrix_display_name(spec) + (square ? "" : " (A*At)")};

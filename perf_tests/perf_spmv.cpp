@@ -20,8 +20,9 @@
 // result's max relative deviation from the serial loop.  --sweep 1 also times
 // explicit launch shapes (the data behind `auto`).  --formats adds each
 // storage format's SpMV (spk_perf_formats.hpp).  With a complex --scalar
-// the matrix's value v becomes v·(1 + 0.5i) and x is complex; the bytes
-// counted follow the scalar's size.
+// the matrix's values are the generators' values=complex (for a file too:
+// spk::with_complex_values) and x is complex; the bytes counted follow the
+// scalar's size.
 #define SPK_COMPAT_KK_SPMV 1
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -161,7 +162,7 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
                          double(n + m) * sizeof(S);
     // Complex products: 4 multiplies and 4 adds per entry.
     const double flops = (spk::is_complex_v<S> ? 8.0 : 2.0) * nnz;
-    const auto hA = with_scalar<S>(hA_read);
+    const auto hA = with_scalar<S>(spec, hA_read);
     Csr A = spk::create_mirror_view_and_copy(space, hA);
     Kokkos::View<S*, Kokkos::HostSpace> hx("hx", n), href("href", m);
     spk::Impl::SplitMix64 rng(42);

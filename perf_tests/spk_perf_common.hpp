@@ -42,23 +42,22 @@
 
 namespace spk::perf {
 
-/// A matrix read in double with values of scalar type S (--scalar): complex
-/// values are v·(1 + 0.5i), so complex products carry both parts.
+/// A matrix read in double with values of scalar type S (--scalar), `name`
+/// its spec or file: complex values are the generators' values=complex
+/// (spk::with_complex_values: |a_ij| kept, both parts nonzero), so complex
+/// products carry both parts.
 template <class S, class O, class F>
-CsrMatrix<S, O, F, HostDevice> with_scalar(const CsrMatrix<double, O, F, HostDevice>& A) {
+CsrMatrix<S, O, F, HostDevice> with_scalar(const std::string& name,
+                                           const CsrMatrix<double, O, F, HostDevice>& A) {
   if constexpr (std::is_same_v<S, double>) {
     return A;
+  } else if constexpr (is_complex_v<S>) {
+    return with_complex_values<S>(name, A);
   } else {
     CsrMatrix<S, O, F, HostDevice> B("A", A.num_rows(), A.num_cols(), A.nnz());
     Kokkos::deep_copy(B.row_map(), A.row_map());
     Kokkos::deep_copy(B.col_idx(), A.col_idx());
-    for (size_t k = 0; k < A.values().extent(0); ++k) {
-      const double v = A.values()(k);
-      if constexpr (is_complex_v<S>)
-        B.values()(k) = S(v, 0.5 * v);
-      else
-        B.values()(k) = static_cast<S>(v);
-    }
+    for (size_t k = 0; k < A.values().extent(0); ++k) B.values()(k) = static_cast<S>(A.values()(k));
     return B;
   }
 }

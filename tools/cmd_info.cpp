@@ -90,12 +90,12 @@ bool is_hermitian(const CsrMatrix<S, O, F, HostDevice>& A) {
 /// The matrix's description and statistics, its values read in S.
 template <class S>
 int print_info(MatrixArgument& m, Precision precision) {
-  std::string format = "generated (real general)";
+  std::string format = std::string("generated (") + to_string(m.header.field) + " general)";
   long long stored = -1;
   bool symmetric_storage = false;
   CsrMatrix<S, int, long long, HostDevice> A;
   if (m.generated) {
-    A = generate_in<S, int, long long>(m.name);
+    A = generate<S, int, long long>(m.name);
   } else {
     const auto contents = read_contents<S, int, long long>(m);
     const auto& h = contents.header;

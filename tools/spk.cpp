@@ -15,9 +15,11 @@ void usage(std::ostream& out) {
     e = std::min(specs.find("  ", b), specs.size());
     out << "  " << specs.substr(b, e - b) << "\n";
   }
-  out << "Every command computes in the field of its files: complex<double> when one is\n"
+  out << "A spec ending in :values=complex gives complex values (docs/scalars.md).\n"
+         "Every command computes in the field of its files: complex<double> when one is\n"
          "complex, else double; --precision single|double (P) picks float or double, and\n"
-         "complex<float> or complex<double> for complex files.\n"
+         "complex<float> or complex<double> for complex files.  Under mpirun, spmv and\n"
+         "spgemm run distributed, in the same scalar types.\n"
          "Kokkos options (--kokkos-num-threads=N, ...) are accepted everywhere.\n";
 }
 

@@ -11,14 +11,14 @@
 namespace spk::cli {
 
 /// A matrix named on the command line, before it is read into a scalar
-/// type: a generator spec (real), or a file whose text is held and whose
+/// type: a generator spec (complex with values=complex), or a file whose text is held and whose
 /// header is parsed, so that the command can pick its scalar from the field
 /// and then parse the text once (a pipe can be read only once).
 struct MatrixArgument {
   std::string name;
   bool generated = false;
   std::string text;
-  MatrixMarketHeader header;  ///< a generator's is coordinate real general
+  MatrixMarketHeader header;  ///< a generator's is coordinate general, real or complex
 };
 
 /// A Matrix Market file (never a generator spec).
@@ -36,26 +36,13 @@ inline MatrixArgument open_matrix(const std::string& name) {
   MatrixArgument m;
   m.name = name;
   m.generated = true;
+  if (generator_values(name) == GeneratedValues::Complex)
+    m.header.field = MatrixMarketField::Complex;
   return m;
 }
 
 inline bool is_complex(const MatrixArgument& m) {
   return m.header.field == MatrixMarketField::Complex;
-}
-
-/// A generator's matrix in the scalar S: generated in S's real type, with
-/// zero imaginary parts for a complex S.
-template <class S, class O, class F>
-CsrMatrix<S, O, F, HostDevice> generate_in(const std::string& spec) {
-  if constexpr (is_complex_scalar<S>) {
-    const auto G = generate<real_type_of<S>, O, F>(spec);
-    typename CsrMatrix<S, O, F, HostDevice>::values_type values("values", G.nnz());
-    for (long long k = 0; k < static_cast<long long>(G.nnz()); ++k) values(k) = S(G.values()(k));
-    return CsrMatrix<S, O, F, HostDevice>(G.num_rows(), G.num_cols(), G.row_map(), G.col_idx(),
-                                          values);
-  } else {
-    return generate<S, O, F>(spec);
-  }
 }
 
 /// The matrix's contents in the scalar S (a file's text is released once
@@ -73,7 +60,7 @@ MatrixMarketContents<S, O, F> read_contents(MatrixArgument& m,
 template <class S, class O, class F>
 CsrMatrix<S, O, F, HostDevice> load_matrix(MatrixArgument& m,
                                            const MatrixMarketReadOptions& options = {}) {
-  if (m.generated) return generate_in<S, O, F>(m.name);
+  if (m.generated) return generate<S, O, F>(m.name);
   return Impl::csr_from_contents(m.name, read_contents<S, O, F>(m, options), options);
 }
 

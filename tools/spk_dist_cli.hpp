@@ -16,14 +16,21 @@ namespace spk::cli {
 /// SPK_DIST=1 forces the distributed path (also on one rank).
 bool dist_requested();
 
-/// spk spgemm A B [-o C.mtx] [--partition rows|nnz] [--space S]:
-/// rank 0 reads A and B and distributes them by rows; C = A·B is computed
-/// distributed, gathered and written by rank 0 (or summarised when no -o).
+// Both commands compute in the scalar the single-process commands pick
+// (dispatch_scalar): complex<double> when a file's field is complex or a
+// generator spec ends in values=complex, else double; --precision single
+// gives complex<float> or float.  Rank 0 reads the files' headers for it.
+
+/// spk spgemm A B [-o C.mtx] [--partition rows|nnz] [--space S]
+/// [--precision P]: A and B are read by every rank (or by rank 0 and
+/// scattered, see cmd_dist.cpp); C = A·B is computed distributed, gathered
+/// and written by rank 0 (or summarised when no -o).
 int run_dist_spgemm(const std::vector<std::string>& args);
 
 /// spk spmv A [-x x.mtx] [-o y.mtx] [--repeat N] [--partition rows|nnz]
-/// [--space S]: y = A·x (x all ones unless given as a Matrix Market array),
-/// timed per phase; y is gathered and written by rank 0 with -o.
+/// [--space S] [--precision P]: y = A·x (x all ones unless given as a
+/// Matrix Market array), timed per phase; y is gathered and written by rank
+/// 0 with -o.
 int run_dist_spmv(const std::vector<std::string>& args);
 
 }  // namespace spk::cli

@@ -41,6 +41,14 @@ check spgemm-complex-values 0 'as expected' -- $expect "$tmp/cc.mtx" 1e-12 'mul(
 check expect-detects-a-wrong-product 1 'entry \(1, 2\) is' -- $expect "$tmp/cc.mtx" 1e-12 'mul(B, A)' A="$data/complex_general.mtx" B="$data/complex_hermitian.mtx"
 check spgemm-complex-real 0 'complex<float>' -- "$spk" spgemm "$data/complex_skew.mtx" "$data/pattern_symmetric.mtx" -o "$tmp/cr.mtx" --check --precision single
 check spgemm-complex-real-values 0 'as expected' -- $expect "$tmp/cr.mtx" 1e-6 'mul(A, B)' A="$data/complex_skew.mtx" B="$data/pattern_symmetric.mtx"
+# Generator specs with values=complex compute in complex<double>; the
+# symmetric families are Hermitian.
+check info-generator-complex 0 'format: +generated \(complex general\)' -- "$spk" info poisson2d:6:values=complex
+check info-generator-hermitian 0 'hermitian: +yes' -- "$spk" info fem:2:2:7:values=complex
+check info-generator-not-hermitian 0 'hermitian: +no' -- "$spk" info random:30:30:4:values=complex
+check spmv-generator-complex 0 'check: y matches the serial reference \(complex<float>' -- "$spk" spmv banded:50:4:3:values=complex -o "$tmp/gz.mtx" --check --precision single
+check spmv-generator-complex-header 0 '^%%MatrixMarket matrix array complex general' -- head -1 "$tmp/gz.mtx"
+check generator-bad-values 1 "generator spec 'poisson2d:4:values=imaginary': values = 'imaginary' must be real or complex" -- "$spk" info poisson2d:4:values=imaginary
 check spgemm-single 0 'check: C matches the serial reference \(float' -- "$spk" spgemm "$data/b1_ss.mtx" "$data/b1_ss.mtx" -o "$tmp/ls.mtx" --check --precision single
 check spgemm-single-values 0 'as expected' -- $expect "$tmp/ls.mtx" 1e-6 'mul(A, A)' A="$data/b1_ss.mtx"
 check convert-empty-name 2 'an empty argument is not a file name' -- "$spk" convert "$data/karate.mtx" ""

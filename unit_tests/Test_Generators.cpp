@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <optional>
+#include <set>
 #include <spk_generators.hpp>
 #include <spk_reference_spgemm.hpp>
 #include <spk_validate.hpp>
@@ -288,4 +291,172 @@ TEST(generators, unsigned_64_bit_offsets) {
   EXPECT_EQ(A.nnz(), size_t(5 * 36 - 4 * 6));
   const auto B = spk::generate<float, long long, size_t>("stencil27:3");
   EXPECT_EQ(B.nnz(), size_t(343));
+}
+
+namespace {
+
+/// FNV-1a over the bytes of an array: a digest of a generated matrix's
+/// row map, columns and values, to compare bit for bit with recorded ones.
+template <class T>
+std::uint64_t fnv1a(std::uint64_t h, const T* p, size_t n) {
+  const unsigned char* b = reinterpret_cast<const unsigned char*>(p);
+  for (size_t i = 0; i < n * sizeof(T); ++i) h = (h ^ b[i]) * 0x100000001b3ull;
+  return h;
+}
+
+template <class S>
+std::uint64_t digest(const std::string& spec) {
+  const auto A = spk::generate<S>(spec);
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  h = fnv1a(h, A.row_map().data(), A.row_map().extent(0));
+  h = fnv1a(h, A.col_idx().data(), A.col_idx().extent(0));
+  return fnv1a(h, A.values().data(), A.values().extent(0));
+}
+
+/// Every family, with their digests in double and float as generated
+/// before values= existed (int ordinals and offsets).
+struct Recorded {
+  const char* spec;
+  std::uint64_t in_double, in_float;
+};
+const Recorded recorded[] = {
+    {"poisson2d:7", 0xdd6404364d98c84cull, 0x11cb6c9201feed3cull},
+    {"poisson3d:4", 0x575ef51f1dd5b552ull, 0x8714f8662fd6a052ull},
+    {"stencil27:4", 0xcc5e9a8ed1c0361dull, 0xbc39340f909316fdull},
+    {"random:200:150:7:3", 0x132a8712c1656f2cull, 0x344b624762d5aa26ull},
+    {"rmat:8:4:2", 0x0f1507afea6c55a4ull, 0x4c997b79695e2280ull},
+    {"fem:3:2:27:9", 0x0efff4342c12fd6aull, 0x7dd0d04a57cd30a1ull},
+    {"banded:300:20:7:3", 0x2b02785ed40977d3ull, 0xb5be4fbd38bad085ull},
+    {"blockdiag:50:7:2", 0x1a295116a6647354ull, 0x438edf5b97ea16b6ull},
+    {"powerlaw:500:6:1.5:1.0:4", 0x69e5d42a5a6552e7ull, 0x55366488df3cc587ull},
+    {"arrow:80:2:5", 0xac55cc60de66b338ull, 0x0946acc6e3312cd0ull},
+    {"prolongator:agg:poisson3d:5", 0x0bf5cefcef9cec7full, 0x4530e32e62c47bafull},
+    {"prolongator:sa:poisson3d:5", 0x748be93d646e220dull, 0x1353b56116d393e0ull},
+};
+
+using Z = Kokkos::complex<double>;
+using ComplexCsr = spk::CsrMatrix<Z, int, int, spk::HostDevice>;
+
+/// Value of A(i, j), or nothing when the entry is absent.
+std::optional<Z> complex_entry(const ComplexCsr& A, int i, int j) {
+  for (int k = A.row_map()(i); k < A.row_map()(i + 1); ++k)
+    if (A.col_idx()(k) == j) return A.values()(k);
+  return std::nullopt;
+}
+
+/// C is R with complex values by the rule of spk_generators.hpp: the same
+/// pattern and moduli, both parts nonzero, phases that vary; Hermitian with
+/// a real diagonal when `hermitian`.
+void expect_complex_of(const ComplexCsr& C, const HostCsr& R, bool hermitian,
+                       const std::string& spec) {
+  spk_test::expect_csr_equal(HostCsr(R.num_rows(), R.num_cols(), C.row_map(), C.col_idx(),
+                                     HostCsr::values_type("v", C.nnz())),
+                             HostCsr(R.num_rows(), R.num_cols(), R.row_map(), R.col_idx(),
+                                     HostCsr::values_type("v", R.nnz())),
+                             0, spec + " pattern");
+  std::set<double> ratios;  // tan θ, one per distinct phase
+  for (int i = 0; i < R.num_rows(); ++i)
+    for (int k = R.row_map()(i); k < R.row_map()(i + 1); ++k) {
+      const Z z = C.values()(k);
+      const double v = R.values()(k);
+      const int j = R.col_idx()(k);
+      ASSERT_NEAR(Kokkos::abs(z), std::abs(v), 1e-15 * std::abs(v)) << spec << " " << i << " " << j;
+      if (hermitian && i == j) {
+        ASSERT_EQ(z.imag(), 0.0) << spec << " diagonal " << i;
+        ASSERT_EQ(z.real(), v) << spec << " diagonal " << i;
+        continue;
+      }
+      ASSERT_GE(std::abs(z.imag()), 0.25 * std::abs(v)) << spec << " " << i << " " << j;
+      ASSERT_GE(std::abs(z.real()), 0.25 * std::abs(v)) << spec << " " << i << " " << j;
+      if (hermitian) {
+        const auto mirror = complex_entry(C, j, i);
+        ASSERT_TRUE(mirror && mirror->real() == z.real() && mirror->imag() == -z.imag())
+            << spec << ": (" << i << ", " << j << ") and its mirror are not conjugates";
+      }
+      ratios.insert(z.imag() / z.real());
+    }
+  // Hermitian pairs share a |phase|; otherwise nearly every entry has its own.
+  EXPECT_GT(static_cast<long long>(ratios.size()), R.nnz() / (hermitian ? 4 : 2)) << spec;
+}
+
+bool is_hermitian_family(const std::string& spec) {
+  for (const char* p : {"poisson", "stencil27", "fem"})
+    if (spec.rfind(p, 0) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+// A real request gives the values it gave before values= existed, bit for
+// bit, with or without ":values=real"; a complex scalar without
+// values=complex gets them with zero imaginary parts.
+TEST(generators, real_values_unchanged) {
+  for (const Recorded& r : recorded) {
+    const std::string spec = r.spec;
+    EXPECT_EQ(digest<double>(spec), r.in_double) << spec;
+    EXPECT_EQ(digest<float>(spec), r.in_float) << spec;
+    EXPECT_EQ(digest<double>(spec + ":values=real"), r.in_double) << spec;
+    EXPECT_EQ(spk::generator_values(spec), spk::GeneratedValues::Real);
+    const auto R = spk::generate<double>(spec);
+    const auto C = spk::generate<Z>(spec);
+    ASSERT_EQ(C.nnz(), R.nnz()) << spec;
+    for (int k = 0; k < R.nnz(); ++k)
+      ASSERT_TRUE(C.values()(k).real() == R.values()(k) && C.values()(k).imag() == 0.0) << spec;
+  }
+}
+
+TEST(generators, complex_values) {
+  for (const Recorded& r : recorded) {
+    const std::string spec = std::string(r.spec) + ":values=complex";
+    EXPECT_EQ(spk::generator_values(spec), spk::GeneratedValues::Complex);
+    const auto C = spk::generate<Z>(spec);
+    expect_complex_of(C, spk::generate<double>(r.spec), is_hermitian_family(r.spec), spec);
+    // Deterministic: the same bits again; float rounds the same values.
+    spk_test::expect_csr_equal(C, spk::generate<Z>(spec), 0, spec);
+    const auto Cf = spk::generate<Kokkos::complex<float>>(spec);
+    ASSERT_EQ(Cf.nnz(), C.nnz());
+    for (int k = 0; k < C.nnz(); ++k)
+      ASSERT_NEAR(Kokkos::abs(Z(Cf.values()(k)) - C.values()(k)), 0.0,
+                  1e-6 * Kokkos::abs(C.values()(k)))
+          << spec;
+  }
+}
+
+// The phases follow the seed: the same pattern and real matrix under two
+// seeds (blockdiag's pattern does not depend on it) differ in their phases.
+TEST(generators, complex_values_follow_the_seed) {
+  const auto a = spk::generate<Z>("blockdiag:40:5:2:values=complex");
+  const auto b = spk::generate<Z>("blockdiag:40:5:3:values=complex");
+  ASSERT_EQ(a.nnz(), b.nnz());
+  int same = 0;
+  for (int k = 0; k < a.nnz(); ++k)  // tan θ of each entry
+    same +=
+        a.values()(k).imag() / a.values()(k).real() == b.values()(k).imag() / b.values()(k).real();
+  EXPECT_LT(same, a.nnz() / 10);
+  // The seed defaults to 1, as for the real values.
+  spk_test::expect_csr_equal(spk::generate<Z>("arrow:80:2:values=complex"),
+                             spk::generate<Z>("arrow:80:2:1:values=complex"));
+}
+
+TEST(generators, bad_values_specs) {
+  auto expect_msg = [](auto make, const std::string& needle) {
+    try {
+      make();
+      ADD_FAILURE() << "no error for " << needle;
+    } catch (const spk::Error& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  expect_msg([] { spk::generate<Z>("poisson2d:4:values=imaginary"); },
+             "generator spec 'poisson2d:4:values=imaginary': values = 'imaginary' must be real or "
+             "complex");
+  expect_msg([] { spk::generator_values("random:9:9:2:values="); }, "values = '' must be real");
+  expect_msg([] { spk::generate<Z>("random:9:9:2:values=complex:4"); },
+             "values = 'complex:4' must be real or complex");
+  expect_msg([] { spk::generate<double>("poisson2d:4:values=complex"); },
+             "generator spec 'poisson2d:4:values=complex': values=complex needs a complex scalar "
+             "type");
+  expect_msg([] { spk::generate<float>("fem:2:2:7:values=complex"); }, "not float");
+  // The spec's own errors still name it, without the suffix.
+  expect_msg([] { spk::generate<Z>("poisson2d:x:values=complex"); }, "N = 'x' is not an integer");
 }

@@ -205,16 +205,15 @@ class DistCsrMatrix {
   /// result is read_matrix_market's (Partition::Nnz here counts entries as
   /// stored, before duplicates are summed; Partition::Nnz needs a count per
   /// row on every rank).  A gzip file cannot be read from the middle: rank 0
-  /// reads it (read_matrix_market), as does a single rank, and so is a
-  /// complex file (the parallel parse carries real values).  Collective;
-  /// every rank throws the MatrixMarketError of the first bad line in the
-  /// file.
+  /// reads it (read_matrix_market), as does a single rank.  Values are
+  /// parsed as read_csr parses them (complex files into a complex Scalar
+  /// only).  Collective; every rank throws the MatrixMarketError of the
+  /// first bad line in the file.
   static DistCsrMatrix read_matrix_market_parallel(MPI_Comm comm, const std::string& path,
                                                    Partition partition = Partition::Rows) {
     const Impl::MMStart st = Impl::mm_start(comm, path);
     // (one rank: the single-process reader is the same and faster)
-    if (st.gzip || Impl::comm_size(comm) == 1 || st.header.field == MatrixMarketField::Complex)
-      return read_matrix_market(comm, path, partition);
+    if (st.gzip || Impl::comm_size(comm) == 1) return read_matrix_market(comm, path, partition);
     RowLayout rl, cl;
     const auto rows = Impl::read_rows_parallel<Scalar, Ordinal, Offset>(
         comm, path, st, partition == Partition::Nnz, rl, cl);

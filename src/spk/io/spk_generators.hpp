@@ -29,6 +29,15 @@
 //   prolongator:sa:SPEC              smoothed aggregation, (I − ω D⁻¹A)·P_agg
 //                                    with ω = 4/(3·ρ), ρ Gershgorin's bound of
 //                                    D⁻¹A
+// Any spec may end in ":values=complex" (":values=real" is the default) to
+// get complex values in a complex scalar type: entry a_ij of the real matrix
+// becomes a_ij·e^{iθ_ij}, so every modulus, and with it the diagonal
+// dominance and Gershgorin bounds, is the real matrix's.  θ_ij ∈ [π/12,
+// 5π/12] is drawn from (SEED, i, j), so both parts of every entry are
+// nonzero.  The symmetric families (poisson2d, poisson3d, stencil27, fem)
+// become Hermitian: θ_ji = −θ_ij and the diagonal stays real.  A real scalar
+// type refuses values=complex; with real values a complex scalar type gets
+// zero imaginary parts.
 // The same SEED gives the same matrix on every machine and thread count.
 // Generated matrices are host CSR, columns sorted and unique, values nonzero.
 // Spec numbers are plain decimal integers (powerlaw's ALPHA and ZIPF are
@@ -52,6 +61,7 @@
 #include <optional>
 #include <spk_csr_matrix.hpp>
 #include <spk_error.hpp>
+#include <spk_scalar_traits.hpp>
 #include <sstream>
 #include <string>
 #include <unordered_set>
@@ -70,6 +80,56 @@ inline bool is_generator_spec(const std::string& s) {
 /// Builds the matrix a generator spec names; throws spk::Error on a bad spec.
 template <class S = double, class O = int, class F = int>
 CsrMatrix<S, O, F, HostDevice> generate(const std::string& spec);
+
+namespace Impl {
+template <class S, class O, class F>
+CsrMatrix<S, O, F, HostDevice> generate_real(const std::string& spec);
+}  // namespace Impl
+
+/// What a spec's values are: Real, or Complex for a spec ending in
+/// ":values=complex".
+enum class GeneratedValues { Real, Complex };
+
+/// The values a spec asks for; throws spk::Error naming the spec for a
+/// values= other than real or complex.
+inline GeneratedValues generator_values(const std::string& spec) {
+  return Impl::split_values_option(spec).values == Impl::SpecValues::Complex
+             ? GeneratedValues::Complex
+             : GeneratedValues::Real;
+}
+
+/// The complex matrix that ":values=complex" gives for a real matrix A
+/// generated from `spec` (without the suffix): a_ij·e^{iθ_ij}, θ by the
+/// family's rule and seed (the top of this file).  A name that is no
+/// generator spec (a file read in real) gets the general rule with seed 1,
+/// so that drivers can give files and specs complex values the same way.
+template <class C, class R, class O, class F>
+CsrMatrix<C, O, F, HostDevice> with_complex_values(const std::string& spec,
+                                                   const CsrMatrix<R, O, F, HostDevice>& A) {
+  static_assert(is_complex_v<C>, "spk::with_complex_values: C is a Kokkos::complex type");
+  using CR = real_type_t<C>;
+  const bool generated = is_generator_spec(spec);
+  const bool hermitian = generated && Impl::is_hermitian_family(spec);
+  const std::uint64_t seed = generated ? Impl::spec_seed(spec) : 1;
+  CsrMatrix<C, O, F, HostDevice> B(spec, A.num_rows(), A.num_cols(), A.nnz());
+  Kokkos::deep_copy(B.row_map(), A.row_map());
+  Kokkos::deep_copy(B.col_idx(), A.col_idx());
+  auto rm = A.row_map();
+  auto ci = A.col_idx();
+  auto va = A.values();
+  auto out = B.values();
+  Kokkos::parallel_for("spk::generators::complex_values",
+                       Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, A.num_rows()),
+                       [&](const long long i) {
+                         for (F k = rm(i); k < rm(i + 1); ++k) {
+                           const double v = static_cast<double>(va(k)),
+                                        t = Impl::entry_phase(seed, i, ci(k), hermitian);
+                           out(k) = C(static_cast<CR>(v * std::cos(t)),
+                                      static_cast<CR>(v * std::sin(t)));
+                         }
+                       });
+  return B;
+}
 
 /// 5-point 2-D Laplacian on an n × n grid.
 template <class S = double, class O = int, class F = int>
@@ -771,17 +831,15 @@ std::optional<CsrMatrix<S, O, F, HostDevice>> generate_family(const std::string&
     SPK_REQUIRE(p.size() >= 3 && (p[1] == "agg" || p[1] == "sa"), Error, "generator spec '", spec,
                 "': expected ", usage);
     const std::string inner = spec.substr(spec.find(':', 12) + 1);
-    const auto A = generate<S, O, F>(inner);
+    const auto A = generate_real<S, O, F>(inner);
     return p[1] == "agg" ? aggregation_prolongator(A, spec) : smoothed_prolongator(A, spec);
   }
   return std::nullopt;
 }
 
-}  // namespace Impl
-
-/// Builds the matrix a generator spec names; throws spk::Error on a bad spec.
+/// The matrix of a spec without a values= suffix, in the real type S.
 template <class S, class O, class F>
-CsrMatrix<S, O, F, HostDevice> generate(const std::string& spec) {
+CsrMatrix<S, O, F, HostDevice> generate_real(const std::string& spec) {
   const auto p = Impl::split(spec, ':');
   const std::string& kind = p[0];
   auto arg = [&](size_t i, const char* name, const char* usage) {
@@ -811,6 +869,35 @@ CsrMatrix<S, O, F, HostDevice> generate(const std::string& spec) {
   if (auto A = Impl::generate_family<S, O, F>(spec, p)) return *A;
   throw Error("unknown generator '" + kind + "' in spec '" + spec +
               "' (known: " + generator_specs() + ")");
+}
+
+/// A real matrix with zero imaginary parts, in the complex type C.
+template <class C, class R, class O, class F>
+CsrMatrix<C, O, F, HostDevice> with_zero_imaginary(const CsrMatrix<R, O, F, HostDevice>& A) {
+  typename CsrMatrix<C, O, F, HostDevice>::values_type values("values", A.nnz());
+  for (long long k = 0; k < static_cast<long long>(A.nnz()); ++k) values(k) = C(A.values()(k));
+  return CsrMatrix<C, O, F, HostDevice>(A.num_rows(), A.num_cols(), A.row_map(), A.col_idx(),
+                                        values);
+}
+
+}  // namespace Impl
+
+/// Builds the matrix a generator spec names; throws spk::Error on a bad spec.
+/// A complex S is generated in its real type first (see the top of the file).
+template <class S, class O, class F>
+CsrMatrix<S, O, F, HostDevice> generate(const std::string& spec) {
+  const Impl::SpecValues request = Impl::split_values_option(spec);
+  if constexpr (is_complex_v<S>) {
+    const auto A = Impl::generate_real<real_type_t<S>, O, F>(request.base);
+    if (request.values == Impl::SpecValues::Complex) return with_complex_values<S>(request.base, A);
+    return Impl::with_zero_imaginary<S>(A);
+  } else {
+    SPK_REQUIRE(request.values == Impl::SpecValues::Real, Error, "generator spec '", spec,
+                "': values=complex needs a complex scalar type (Kokkos::complex<float> or "
+                "Kokkos::complex<double>), not ",
+                ScalarTraits<S>::name());
+    return Impl::generate_real<S, O, F>(request.base);
+  }
 }
 
 }  // namespace spk

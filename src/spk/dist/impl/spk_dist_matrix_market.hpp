@@ -1,8 +1,10 @@
 // Reading a Matrix Market file on every rank at once: each rank parses its
 // share of the file's bytes (cut at line ends), the entries go to the ranks
 // that own their rows, and each rank builds its rows (duplicates summed, as
-// the single-process reader does).  Rank 0 reads only the header.  A gzip
-// file cannot be read from the middle: the caller reads it on one rank.
+// the single-process reader does).  Rank 0 reads only the header.  Values
+// are parsed as the single-process reader parses them: in the scalar's
+// precision, complex for a complex file.  A gzip file cannot be read from
+// the middle: the caller reads it on one rank.
 #pragma once
 
 #include <mpi.h>
@@ -122,20 +124,19 @@ inline MMStart mm_start(MPI_Comm comm, const std::string& path) {
   return st;
 }
 
-/// One entry on its way to the rank that owns its row (0-based).
+/// One entry on its way to the rank that owns its row (0-based), its value
+/// V as parsed (real, or complex for a complex file).
+template <class V>
 struct MMTriplet {
   long long row, col;
-  double value;
+  V value;
 };
 
-/// This rank's rows of the file's matrix (host CSR, global columns, sorted,
-/// duplicates summed) and the layouts, read in parallel (see the top of the
-/// file).  st: mm_start's result, for an uncompressed file.  Collective;
-/// every rank throws the error found first in the file.
-template <class S, class O, class F>
-CsrMatrix<S, O, F, HostDevice> read_rows_parallel(MPI_Comm comm, const std::string& path,
-                                                  const MMStart& st, bool by_nnz,
-                                                  RowLayout& row_layout, RowLayout& col_layout) {
+/// read_rows_parallel with the values parsed as V.
+template <class V, class S, class O, class F>
+CsrMatrix<S, O, F, HostDevice> read_rows_parallel_as(MPI_Comm comm, const std::string& path,
+                                                     const MMStart& st, bool by_nnz,
+                                                     RowLayout& row_layout, RowLayout& col_layout) {
   const MatrixMarketHeader& h = st.header;
   const int p = comm_size(comm), me = comm_rank(comm);
   auto fail = [&](long long line, const std::string& what) {
@@ -178,7 +179,7 @@ CsrMatrix<S, O, F, HostDevice> read_rows_parallel(MPI_Comm comm, const std::stri
 
   // 3. Parse; the error of the lowest line on any rank is everyone's.
   const long long first_entry = before[1];
-  std::vector<spk::Impl::MMEntry> stored(
+  std::vector<spk::Impl::BasicMMEntry<V>> stored(
       static_cast<size_t>(std::max(0LL, std::min(counts[1], h.entries - first_entry))));
   std::vector<spk::Impl::ChunkError> errors(chunks);
   std::vector<spk::Impl::ChunkTally> tally(chunks);
@@ -205,7 +206,6 @@ CsrMatrix<S, O, F, HostDevice> read_rows_parallel(MPI_Comm comm, const std::stri
 
   // 4. The layouts (by rows, or by entries per row: counted on every rank).
   const bool mirror = h.symmetry != MatrixMarketSymmetry::General;
-  const double mirror_sign = h.symmetry == MatrixMarketSymmetry::SkewSymmetric ? -1.0 : 1.0;
   if (by_nnz) {
     spk::Impl::check_declared_allocation(path, h, "the row counts",
                                          static_cast<long double>(h.rows) + 1, h.entries, 0,
@@ -229,20 +229,22 @@ CsrMatrix<S, O, F, HostDevice> read_rows_parallel(MPI_Comm comm, const std::stri
   // order (rank by rank), so duplicates are summed in the same order as the
   // single-process reader sums them.
   std::vector<long long> send_count(p, 0);
+  using Triplet = MMTriplet<V>;
   auto each = [&](auto&& emit) {
     for (const auto& en : stored) {
       if (en.skip) continue;
-      emit(MMTriplet{en.row, en.col, en.value});
-      if (mirror && en.row != en.col) emit(MMTriplet{en.col, en.row, mirror_sign * en.value});
+      emit(Triplet{en.row, en.col, en.value});
+      if (mirror && en.row != en.col)
+        emit(Triplet{en.col, en.row, spk::Impl::mirrored_value(en.value, h.symmetry)});
     }
   };
-  each([&](const MMTriplet& t) { ++send_count[row_layout.owner(t.row)]; });
+  each([&](const Triplet& t) { ++send_count[row_layout.owner(t.row)]; });
   std::vector<long long> send_at(p + 1, 0);
   for (int r = 0; r < p; ++r) send_at[r + 1] = send_at[r] + send_count[r];
-  std::vector<MMTriplet> out(static_cast<size_t>(send_at[p]));
+  std::vector<Triplet> out(static_cast<size_t>(send_at[p]));
   {
     std::vector<long long> at(send_at.begin(), send_at.end() - 1);
-    each([&](const MMTriplet& t) { out[at[row_layout.owner(t.row)]++] = t; });
+    each([&](const Triplet& t) { out[at[row_layout.owner(t.row)]++] = t; });
   }
   std::vector<long long> recv_count(p, 0);
   SPK_MPI(
@@ -250,14 +252,14 @@ CsrMatrix<S, O, F, HostDevice> read_rows_parallel(MPI_Comm comm, const std::stri
   std::vector<int> sc(p), sd(p), rc(p), rd(p);
   long long nrecv = 0;
   for (int r = 0; r < p; ++r) {
-    const long long tb = static_cast<long long>(sizeof(MMTriplet));
+    const long long tb = static_cast<long long>(sizeof(Triplet));
     sc[r] = mpi_count(send_count[r] * tb, "a Matrix Market read's entries");
     sd[r] = mpi_count(send_at[r] * tb, "a Matrix Market read's entries");
     rc[r] = mpi_count(recv_count[r] * tb, "a Matrix Market read's entries");
     rd[r] = mpi_count(nrecv * tb, "a Matrix Market read's entries");
     nrecv += recv_count[r];
   }
-  std::vector<MMTriplet> in(static_cast<size_t>(nrecv));
+  std::vector<Triplet> in(static_cast<size_t>(nrecv));
   SPK_MPI(MPI_Alltoallv(out.data(), sc.data(), sd.data(), MPI_BYTE, in.data(), rc.data(), rd.data(),
                         MPI_BYTE, comm));
   SPK_REQUIRE(spk::Impl::fits_integer<F>(nrecv), Overflow,
@@ -271,9 +273,27 @@ CsrMatrix<S, O, F, HostDevice> read_rows_parallel(MPI_Comm comm, const std::stri
   for (long long k = 0; k < nrecv; ++k) {
     coo.row_idx()(k) = static_cast<O>(in[k].row - rb);
     coo.col_idx()(k) = static_cast<O>(in[k].col);
-    coo.values()(k) = static_cast<S>(in[k].value);
+    coo.values()(k) = spk::Impl::to_matrix_scalar<S>(in[k].value);
   }
   return coo_to_csr(Kokkos::DefaultHostExecutionSpace(), coo);
+}
+
+/// This rank's rows of the file's matrix (host CSR, global columns, sorted,
+/// duplicates summed) and the layouts, read in parallel (see the top of the
+/// file).  st: mm_start's result, for an uncompressed file.  A complex file
+/// needs a complex S (the single-process reader's rule; every rank has the
+/// header, so every rank throws).  Collective; every rank throws the error
+/// found first in the file.
+template <class S, class O, class F>
+CsrMatrix<S, O, F, HostDevice> read_rows_parallel(MPI_Comm comm, const std::string& path,
+                                                  const MMStart& st, bool by_nnz,
+                                                  RowLayout& row_layout, RowLayout& col_layout) {
+  spk::Impl::check_field_fits_scalar<S>(path, st.header, MatrixMarketReadOptions());
+  using R = typename spk::Impl::MMScalar<S>::parse_real;
+  if (st.header.field == MatrixMarketField::Complex)
+    return read_rows_parallel_as<Kokkos::complex<R>, S, O, F>(comm, path, st, by_nnz, row_layout,
+                                                              col_layout);
+  return read_rows_parallel_as<R, S, O, F>(comm, path, st, by_nnz, row_layout, col_layout);
 }
 
 }  // namespace spk::dist::Impl

@@ -66,6 +66,58 @@ inline long long parse_spec_int(const std::string& spec, const std::string& tok,
   return v;
 }
 
+/// A spec split at its ":values=" suffix (Real when it has none).
+struct SpecValues {
+  enum Kind { Real, Complex };
+  std::string base;
+  Kind values = Real;
+};
+
+inline SpecValues split_values_option(const std::string& spec) {
+  const std::string key = ":values=";
+  const size_t at = spec.rfind(key);
+  if (at == std::string::npos) return {spec, SpecValues::Real};
+  const std::string v = spec.substr(at + key.size());
+  SPK_REQUIRE(v == "real" || v == "complex", Error, "generator spec '", spec, "': values = '", v,
+              "' must be real or complex (values= ends the spec)");
+  return {spec.substr(0, at), v == "complex" ? SpecValues::Complex : SpecValues::Real};
+}
+
+/// The families whose values are symmetric: their complex values are
+/// Hermitian.
+inline bool is_hermitian_family(const std::string& spec) {
+  for (const char* p : {"poisson2d:", "poisson3d:", "stencil27:", "fem:"})
+    if (spec.rfind(p, 0) == 0) return true;
+  return false;
+}
+
+/// The SEED of a spec that generate() has accepted (1 where the family has
+/// none or it is left out); a prolongator's is its matrix's.
+inline std::uint64_t spec_seed(const std::string& spec) {
+  const auto p = split(spec, ':');
+  if (p[0] == "prolongator" && p.size() >= 3) return spec_seed(spec.substr(spec.find(':', 12) + 1));
+  static const std::pair<const char*, size_t> seed_at[] = {
+      {"random", 4},    {"rmat", 3},     {"fem", 4},  {"banded", 4},
+      {"blockdiag", 3}, {"powerlaw", 5}, {"arrow", 3}};
+  for (const auto& [kind, at] : seed_at)
+    if (p[0] == kind && p.size() > at)
+      return static_cast<std::uint64_t>(parse_spec_int(spec, p[at], "SEED", kind));
+  return 1;
+}
+
+/// The phase θ of entry (i, j): in [π/12, 5π/12] from (seed, i, j), so that
+/// cos θ and sin θ are both at least 0.25; for a Hermitian family
+/// θ_ji = −θ_ij and the diagonal's is 0.
+inline double entry_phase(std::uint64_t seed, long long i, long long j, bool hermitian) {
+  if (hermitian && i == j) return 0.0;
+  const long long a = hermitian ? std::min(i, j) : i, b = hermitian ? std::max(i, j) : j;
+  SplitMix64 g(seed * 0xd6e8feb86659fd93ull +
+               static_cast<std::uint64_t>(a) * 0x9e3779b97f4a7c15ull +
+               static_cast<std::uint64_t>(b) * 0xc2b2ae3d27d4eb4full);
+  const double theta = (1.0 + 4.0 * g.uniform()) * (3.14159265358979323846 / 12.0);
+  return hermitian && i > j ? -theta : theta;
+}
+
 /// a * b for sizes (both >= 0), or an Overflow naming the spec and what
 /// the product counts.
 inline long long checked_mul(const std::string& spec, long long a, long long b, const char* what) {
