@@ -69,17 +69,16 @@ int main(int argc, char* argv[]) {
 #endif
   spk::perf::set_thread_placement();
   Kokkos::initialize(argc, argv);  // takes Kokkos' own arguments out of argv
-  // --scalar NAME or --scalar=NAME, taken out before the driver parses.
+  // --scalar NAME or --scalar=NAME picks the driver (which skips it).
   std::string scalar = "double";
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--scalar" && i + 1 < argc)
-      scalar = argv[++i];
+      scalar = argv[i + 1];
     else if (a.rfind("--scalar=", 0) == 0)
       scalar = a.substr(9);
-    else
-      args.push_back(argv[i]);
+    args.push_back(argv[i]);
   }
   auto* driver = scalar == "float"     ? &spk_perf_spgemm_float::driver_main
                  : scalar == "double"  ? &spk_perf_spgemm_double::driver_main

@@ -769,8 +769,9 @@ void run_space(const Options& opt, spk::perf::Report& report) {
   }
 }
 
-/// The driver for scalar S: parses the options (argv without --scalar),
-/// runs the products and writes the report; returns the exit code.
+/// The driver for scalar S: parses the options (main has checked --scalar;
+/// it is skipped here but kept in the report's command line), runs the
+/// products and writes the report; returns the exit code.
 int driver_main(int argc, char* argv[]) {
   int rc = 0;
   try {
@@ -778,7 +779,11 @@ int driver_main(int argc, char* argv[]) {
     std::vector<char*> args;
     for (int i = 0; i < argc; ++i) {
       const std::string a = argv[i];
-      if (a == "--check")
+      if (a == "--scalar" && i + 1 < argc)
+        ++i;
+      else if (a.rfind("--scalar=", 0) == 0)
+        continue;
+      else if (a == "--check")
         opt.check = true;
       else if (a == "--kernels")
         opt.kernels = true;
@@ -813,6 +818,8 @@ int driver_main(int argc, char* argv[]) {
         "[--scalar float|double|cfloat|cdouble]\n"
         "  SPEC: a generator spec, or ap:agg|sa:SPEC (A*P) / ptap:agg|sa:SPEC (Pt*(A*P)) with P\n"
         "  the aggregation or smoothed-aggregation prolongator of SPEC");
+    opt.common.command_line.clear();
+    for (int i = 0; i < argc; ++i) opt.common.command_line += (i ? " " : "") + std::string(argv[i]);
     SPK_REQUIRE(!(opt.check && !opt.only.empty()), spk::Error,
                 "--check compares every spk record: not with --only");
     // SpGEMM runs are long: fewer repeats than the harness default.

@@ -479,46 +479,53 @@ TEST(TEST_CATEGORY, sparse_formats_csr_dynamic) {
   using namespace formats_test;
   for (const auto& [name, A] : random_matrices<int>()) {
     const auto dA = spk::create_mirror_view_and_copy(Exec(), A);
+    // team 4: several lane groups share each draw (one on Serial, whose
+    // teams have one thread; the default on GPUs).
     for (auto mode : {spk::Mode::Normal, spk::Mode::Transpose})
-      for (int nv : {0, 3}) {
-        spk::SpmvOptions opt;
-        opt.algorithm = spk::SpmvAlgorithm::Dynamic;
-        opt.mode = mode;
-        const bool t = mode == spk::Mode::Transpose;
-        const size_t n_in = t ? A.num_rows() : A.num_cols(),
-                     n_out = t ? A.num_cols() : A.num_rows();
-        const size_t cols = nv == 0 ? 1 : nv;
-        HostMulti x("x", n_in, cols), y0("y0", n_out, cols), ref("ref", n_out, cols),
-            y("y", n_out, cols);
-        fill_random(x, 5 + nv);
-        fill_random(y0, 6 + nv);
-        Kokkos::deep_copy(ref, y0);
-        spk::reference::spmv(-1.25, A, x, 0.75, ref, mode);
-        using MS = typename Exec::memory_space;
-        Kokkos::View<double**, Kokkos::LayoutLeft, MS> dx("dx", n_in, cols), dy("dy", n_out, cols);
-        Kokkos::deep_copy(dx, x);
-        for (bool with_plan : {false, true}) {
-          Kokkos::deep_copy(dy, y0);
-          if (with_plan) {
-            spk::SpmvPlan plan(Exec(), dA, opt);
-            EXPECT_EQ(plan.algorithm(), spk::SpmvAlgorithm::Dynamic);
-            spk::spmv(Exec(), plan, -1.25, dA, dx, 0.75, dy, mode);
-            // Again through the same plan: the counter starts over.
+      for (int nv : {0, 3})
+        for (int team : {0, 4}) {
+          SCOPED_TRACE(std::string(name) + " nv " + std::to_string(nv) + " team " +
+                       std::to_string(team));
+          spk::SpmvOptions opt;
+          opt.algorithm = spk::SpmvAlgorithm::Dynamic;
+          opt.mode = mode;
+          opt.team_size = team;
+          const bool t = mode == spk::Mode::Transpose;
+          const size_t n_in = t ? A.num_rows() : A.num_cols(),
+                       n_out = t ? A.num_cols() : A.num_rows();
+          const size_t cols = nv == 0 ? 1 : nv;
+          HostMulti x("x", n_in, cols), y0("y0", n_out, cols), ref("ref", n_out, cols),
+              y("y", n_out, cols);
+          fill_random(x, 5 + nv);
+          fill_random(y0, 6 + nv);
+          Kokkos::deep_copy(ref, y0);
+          spk::reference::spmv(-1.25, A, x, 0.75, ref, mode);
+          using MS = typename Exec::memory_space;
+          Kokkos::View<double**, Kokkos::LayoutLeft, MS> dx("dx", n_in, cols),
+              dy("dy", n_out, cols);
+          Kokkos::deep_copy(dx, x);
+          for (bool with_plan : {false, true}) {
             Kokkos::deep_copy(dy, y0);
-            spk::spmv(Exec(), plan, -1.25, dA, dx, 0.75, dy, mode);
-          } else if (nv == 0) {
-            spk::spmv(Exec(), -1.25, dA, Kokkos::subview(dx, Kokkos::ALL, 0), 0.75,
-                      Kokkos::subview(dy, Kokkos::ALL, 0), opt);
-          } else {
-            spk::spmv(Exec(), -1.25, dA, dx, 0.75, dy, opt);
+            if (with_plan) {
+              spk::SpmvPlan plan(Exec(), dA, opt);
+              EXPECT_EQ(plan.algorithm(), spk::SpmvAlgorithm::Dynamic);
+              spk::spmv(Exec(), plan, -1.25, dA, dx, 0.75, dy, mode);
+              // Again through the same plan: the counter starts over.
+              Kokkos::deep_copy(dy, y0);
+              spk::spmv(Exec(), plan, -1.25, dA, dx, 0.75, dy, mode);
+            } else if (nv == 0) {
+              spk::spmv(Exec(), -1.25, dA, Kokkos::subview(dx, Kokkos::ALL, 0), 0.75,
+                        Kokkos::subview(dy, Kokkos::ALL, 0), opt);
+            } else {
+              spk::spmv(Exec(), -1.25, dA, dx, 0.75, dy, opt);
+            }
+            Exec().fence();
+            Kokkos::deep_copy(y, dy);
+            expect_close(A, mode, -1.25, x, 0.75, y0, y, ref,
+                         name + " dynamic" + (with_plan ? " + plan" : "") +
+                             " nv=" + std::to_string(nv) + (t ? " transpose" : ""));
           }
-          Exec().fence();
-          Kokkos::deep_copy(y, dy);
-          expect_close(A, mode, -1.25, x, 0.75, y0, y, ref,
-                       name + " dynamic" + (with_plan ? " + plan" : "") +
-                           " nv=" + std::to_string(nv) + (t ? " transpose" : ""));
         }
-      }
   }
 }
 

@@ -113,8 +113,8 @@ struct SpmvOptions {
   SpmvAlgorithm algorithm = SpmvAlgorithm::Auto;
   Mode mode = Mode::Normal;
   int vector_length = 0;     ///< vector, stream, dynamic: lanes per row (power of two)
-  int team_size = 0;         ///< vector, stream: lane groups per team; merge_path (GPU): threads
-                             ///< per team
+  int team_size = 0;         ///< vector, stream, dynamic: lane groups per team (dynamic: a
+                             ///< draw's share); merge_path (GPU): threads per team
   int merge_path_items = 0;  ///< merge_path: rows + nonzeros per thread
   /// Replaces the backend's policy (spmv_tuning(space)) for this call or plan.
   std::optional<SpmvTuning> tuning;

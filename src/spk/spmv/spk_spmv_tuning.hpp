@@ -286,10 +286,13 @@ SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const Spm
     L.merge_path_items = std::max(1LL, per_thread) * L.team_size;
   }
   if (L.algorithm == SpmvAlgorithm::Dynamic) {
-    // Rows taken per counter increment.  Host: a thread per core taking 128
-    // rows at a time (a few hundred increments per thread); GPUs: lanes per
-    // row as for vector, a lane group taking 4 rows per increment.  Reasoning
-    // from the increments' cost, not measured; `Auto` never picks Dynamic.
+    // Rows a lane group takes per draw (a team draws for all its groups).
+    // Host: a thread per core taking 128 rows at a time (a few hundred draws
+    // per thread); GPUs: lanes per row as for vector, 4 rows a group.  With
+    // one draw per lane group (and Kokkos' CAS-loop 64-bit atomic) SpMV took
+    // 0.9–10 s on an H200 for 0.4–1 M rows; one draw per team cuts the draws
+    // by the team's group count (16–128).  Not re-measured; `Auto` never
+    // picks Dynamic.
     L.rows_per_thread = host ? 128 : 4;
   }
   L.num_segments = items == 0 ? 0 : (items + L.merge_path_items - 1) / L.merge_path_items;

@@ -1,6 +1,7 @@
 // Kernels behind spk_convert_ell.hpp and spk_convert_hyb.hpp.
 #pragma once
 
+#include <impl/spk_atomic.hpp>
 #include <impl/spk_convert_impl.hpp>
 #include <spk_coo_matrix.hpp>
 #include <spk_csr_matrix.hpp>
@@ -40,12 +41,15 @@ long long first_row_longer_than(const ExecSpace& space, const RowMap& rm, long l
 template <class ExecSpace, class RowMap>
 std::vector<long long> row_length_histogram(const ExecSpace& space, const RowMap& rm, long long m,
                                             long long longest) {
-  Kokkos::View<long long*, typename RowMap::memory_space> h("spk::row_length_histogram",
-                                                            longest + 1);
+  // Most rows of a regular matrix share a length, so every thread adds to
+  // the same few words: the hardware's atomic, not a CAS loop (on an H200
+  // the CAS loop took 15 s for 4·10⁵ rows of one length).
+  Kokkos::View<unsigned long long*, typename RowMap::memory_space> h("spk::row_length_histogram",
+                                                                     longest + 1);
   Kokkos::parallel_for(
       "spk::row_length_histogram", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
       KOKKOS_LAMBDA(const long long i) {
-        Kokkos::atomic_add(&h(static_cast<long long>(rm(i + 1) - rm(i))), 1LL);
+        atomic_update_counter(&h(static_cast<long long>(rm(i + 1) - rm(i))), 1, false);
       });
   auto hh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), h);
   return std::vector<long long>(hh.data(), hh.data() + hh.extent(0));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <impl/spk_atomic.hpp>
 #include <impl/spk_row_blocks.hpp>
 #include <impl/spk_segmented_sort.hpp>
 #include <spk_coo_matrix.hpp>
@@ -72,14 +73,15 @@ struct IndexLess {
 };
 
 /// Buckets entries by a "major" index: map gets the bucket pointers and
-/// perm the entry numbers of each bucket, sorted by `less`.
+/// perm the entry numbers of each bucket, sorted by `less`.  `major_of` is
+/// the View of each entry's major index.
 template <class ExecSpace, class Map, class MajorOf, class Perm, class Less>
 void bucket_entries(const ExecSpace& space, long long num_major, long long nnz, const Map& map,
                     const MajorOf& major_of, const Perm& perm, const Less& less) {
   using F = typename Map::non_const_value_type;
   Kokkos::parallel_for(
       "spk::bucket::count", Kokkos::RangePolicy<ExecSpace>(space, 0, nnz),
-      KOKKOS_LAMBDA(const long long k) { Kokkos::atomic_add(&map(major_of(k) + 1), F(1)); });
+      KOKKOS_LAMBDA(const long long k) { atomic_fetch_add_integer(&map(major_of(k) + 1), F(1)); });
   // map(0) = 0 and map(i + 1) = count(i): a scan of map gives the pointers.
   Kokkos::parallel_scan(
       "spk::bucket::scan", Kokkos::RangePolicy<ExecSpace>(space, 0, num_major + 1),
@@ -92,7 +94,7 @@ void bucket_entries(const ExecSpace& space, long long num_major, long long nnz, 
   Kokkos::parallel_for(
       "spk::bucket::scatter", Kokkos::RangePolicy<ExecSpace>(space, 0, nnz),
       KOKKOS_LAMBDA(const long long k) {
-        const F p = Kokkos::atomic_fetch_add(&cursor(major_of(k)), F(1));
+        const F p = atomic_fetch_add_integer(&cursor(major_of(k)), F(1));
         perm(p) = static_cast<typename Perm::non_const_value_type>(k);
       });
   segmented_sort(space, map, num_major, perm, less);
@@ -108,9 +110,7 @@ CsrMatrix<S, O, F, D> coo_to_csr(const ExecSpace& space, const CooMatrix<S, O, F
   auto va = A.values();
   typename Matrix::row_map_type bucket("spk::coo_to_csr::bucket", m + 1);
   Kokkos::View<F*, D> perm(Kokkos::ViewAllocateWithoutInitializing("spk::coo_to_csr::perm"), nnz);
-  bucket_entries(
-      space, m, nnz, bucket, KOKKOS_LAMBDA(const long long k) { return ri(k); }, perm,
-      KeyThenIndexLess<decltype(ci)>{ci});
+  bucket_entries(space, m, nnz, bucket, ri, perm, KeyThenIndexLess<decltype(ci)>{ci});
 
   // Count the kept entries of each row (distinct columns, minus zero sums).
   typename Matrix::row_map_type row_map("spk::coo_to_csr::row_map", m + 1);
@@ -319,9 +319,7 @@ Compressed<Map, Idx, Val> transpose_compressed(const ExecSpace& space, O n_major
   const long long nnz = idx.extent(0);
   Map t_map("spk::transpose::map", static_cast<size_t>(n_minor) + 1);
   Kokkos::View<F*, D> perm(Kokkos::ViewAllocateWithoutInitializing("spk::transpose::perm"), nnz);
-  bucket_entries(
-      space, n_minor, nnz, t_map, KOKKOS_LAMBDA(const long long k) { return idx(k); }, perm,
-      IndexLess{});
+  bucket_entries(space, n_minor, nnz, t_map, idx, perm, IndexLess{});
   // Major index of each entry: expand the pointers, then gather.
   Idx major_of(Kokkos::ViewAllocateWithoutInitializing("spk::transpose::major"), nnz);
   Kokkos::parallel_for(

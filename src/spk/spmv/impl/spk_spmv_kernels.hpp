@@ -3,6 +3,7 @@
 // them; x and y are rank-1 or rank-2 (one column per right-hand side).
 #pragma once
 
+#include <impl/spk_atomic.hpp>
 #include <spk_compat.hpp>
 #include <spk_scalar_traits.hpp>
 #include <spk_spmv_plan.hpp>
@@ -502,10 +503,12 @@ struct SpmvMergeFixup {
   }
 };
 
-/// Dynamic (LightSpMV, Liu & Schmidt 2015): each lane group draws `chunk`
-/// rows at a time from an atomic counter until the rows run out, so a lane
-/// group that meets short rows takes more of them; each row is reduced
-/// across the group's vector lanes.
+/// Dynamic (LightSpMV, Liu & Schmidt 2015): each team draws `chunk` rows
+/// per lane group at a time from an atomic counter until the rows run out,
+/// so a team that meets short rows takes more of them; each row is reduced
+/// across its group's vector lanes.  One draw per team rather than per lane
+/// group: all lane groups of the GPU draw at the same moment, and the
+/// counter serves the draws one after the other.
 template <class D, class Counter, class Member>
 struct SpmvDynamicFunctor {
   D d;
@@ -514,16 +517,18 @@ struct SpmvDynamicFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
     using S = typename D::S;
     using F = typename D::F;
+    const long long per_team = chunk * t.team_size();
     while (true) {
-      long long first = 0;
+      long long team_first = 0;
       Kokkos::single(
-          Kokkos::PerThread(t),
+          Kokkos::PerTeam(t),
           [&](long long& v) {
             v = static_cast<long long>(
-                Kokkos::atomic_fetch_add(&next(0), static_cast<unsigned long long>(chunk)));
+                atomic_fetch_add_integer(&next(0), static_cast<unsigned long long>(per_team)));
           },
-          first);
-      if (first >= d.num_rows) return;
+          team_first);
+      if (team_first >= d.num_rows) return;
+      const long long first = team_first + t.team_rank() * chunk;
       const long long last = first + chunk < d.num_rows ? first + chunk : d.num_rows;
       for (long long i = first; i < last; ++i) {
         const F k0 = d.row_map(i), len = d.row_map(i + 1) - k0;
