@@ -107,27 +107,13 @@ template <class C, class R, class O, class F>
 CsrMatrix<C, O, F, HostDevice> with_complex_values(const std::string& spec,
                                                    const CsrMatrix<R, O, F, HostDevice>& A) {
   static_assert(is_complex_v<C>, "spk::with_complex_values: C is a Kokkos::complex type");
-  using CR = real_type_t<C>;
   const bool generated = is_generator_spec(spec);
   const bool hermitian = generated && Impl::is_hermitian_family(spec);
   const std::uint64_t seed = generated ? Impl::spec_seed(spec) : 1;
   CsrMatrix<C, O, F, HostDevice> B(spec, A.num_rows(), A.num_cols(), A.nnz());
   Kokkos::deep_copy(B.row_map(), A.row_map());
   Kokkos::deep_copy(B.col_idx(), A.col_idx());
-  auto rm = A.row_map();
-  auto ci = A.col_idx();
-  auto va = A.values();
-  auto out = B.values();
-  Kokkos::parallel_for("spk::generators::complex_values",
-                       Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, A.num_rows()),
-                       [&](const long long i) {
-                         for (F k = rm(i); k < rm(i + 1); ++k) {
-                           const double v = static_cast<double>(va(k)),
-                                        t = Impl::entry_phase(seed, i, ci(k), hermitian);
-                           out(k) = C(static_cast<CR>(v * std::cos(t)),
-                                      static_cast<CR>(v * std::sin(t)));
-                         }
-                       });
+  Impl::write_complex_values(A, B, seed, hermitian);
   return B;
 }
 

@@ -262,4 +262,26 @@ CsrMatrix<S, O, F, HostDevice> build_by_rows(const std::string& spec, long long 
   return A;
 }
 
+/// B's values from A's: a_ij·e^{iθ_ij}, θ from entry_phase (host threads,
+/// one row each).
+template <class C, class R, class O, class F>
+void write_complex_values(const CsrMatrix<R, O, F, HostDevice>& A,
+                          const CsrMatrix<C, O, F, HostDevice>& B, std::uint64_t seed,
+                          bool hermitian) {
+  using CR = typename C::value_type;
+  auto rm = A.row_map();
+  auto ci = A.col_idx();
+  auto va = A.values();
+  auto out = B.values();
+  Kokkos::parallel_for(
+      "spk::generators::complex_values",
+      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, A.num_rows()),
+      [&](const long long i) {
+        for (F k = rm(i); k < rm(i + 1); ++k) {
+          const double v = static_cast<double>(va(k)), t = entry_phase(seed, i, ci(k), hermitian);
+          out(k) = C(static_cast<CR>(v * std::cos(t)), static_cast<CR>(v * std::sin(t)));
+        }
+      });
+}
+
 }  // namespace spk::Impl
