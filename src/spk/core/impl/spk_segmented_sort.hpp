@@ -217,16 +217,10 @@ void segmented_sort(const ExecSpace& space, const Offsets& offsets, long long nu
         }
       });
 
-  // 4. Wide segments: the whole device per merge pass.
-  long long num_wide = 0, longest = 0;
-  Kokkos::parallel_reduce(
-      "spk::segmented_sort::count_wide", Kokkos::RangePolicy<ExecSpace>(space, 0, num_long),
-      KOKKOS_LAMBDA(const long long l, long long& c) {
-        const long long s = long_segs(l);
-        c += static_cast<long long>(offsets(s + 1) - offsets(s)) > wide_len;
-      },
-      num_wide);
-  if (num_wide == 0) return;
+  // 4. Wide segments: the whole device per merge pass (never on host spaces
+  // unless the caller asks).
+  if (wide_len == std::numeric_limits<long long>::max()) return;
+  long long longest = 0;
   Kokkos::parallel_reduce(
       "spk::segmented_sort::longest", Kokkos::RangePolicy<ExecSpace>(space, 0, num_long),
       KOKKOS_LAMBDA(const long long l, long long& m) {
@@ -235,10 +229,10 @@ void segmented_sort(const ExecSpace& space, const Offsets& offsets, long long nu
         if (n > m) m = n;
       },
       Kokkos::Max<long long>(longest));
+  if (longest <= wide_len) return;
   using Segs = Kokkos::View<long long*, typename Perm::device_type>;
-  Segs wide(Kokkos::ViewAllocateWithoutInitializing("spk::segmented_sort::wide"), num_wide);
-  Segs wide_off(Kokkos::ViewAllocateWithoutInitializing("spk::segmented_sort::wide_off"),
-                num_wide + 1);
+  Segs wide(Kokkos::ViewAllocateWithoutInitializing("spk::segmented_sort::wide"), num_long);
+  long long num_wide = 0;
   Kokkos::parallel_scan(
       "spk::segmented_sort::list_wide", Kokkos::RangePolicy<ExecSpace>(space, 0, num_long),
       KOKKOS_LAMBDA(const long long l, long long& w, const bool final) {
@@ -246,7 +240,10 @@ void segmented_sort(const ExecSpace& space, const Offsets& offsets, long long nu
         const bool is_wide = static_cast<long long>(offsets(s + 1) - offsets(s)) > wide_len;
         if (final && is_wide) wide(w) = s;
         w += is_wide;
-      });
+      },
+      num_wide);
+  Segs wide_off(Kokkos::ViewAllocateWithoutInitializing("spk::segmented_sort::wide_off"),
+                num_wide + 1);
   long long total = 0;
   Kokkos::parallel_scan(
       "spk::segmented_sort::wide_offsets", Kokkos::RangePolicy<ExecSpace>(space, 0, num_wide + 1),
