@@ -51,36 +51,51 @@ struct SpmvBsrHostFunctor {
   }
 };
 
-/// GPUs: one lane group per block row; for each of its b rows the lanes
-/// take the (block, column) pairs of the block row, so that neighbouring
-/// lanes read neighbouring values of a block row and the x entries of one
-/// block.
+/// GPUs: a lane group per row of the matrix (row q = I·b + r of block row
+/// I).  The group's lanes walk the row's (block, column) pairs, lane l
+/// taking pairs l, l + lanes, ...; the b groups of a block row are
+/// neighbours in a warp, so together they read each block's b·b values
+/// and its b x entries at once.  Block and column advance by additions
+/// (no 64-bit division per entry).
 template <class D, class Member>
-struct SpmvBsrTeamFunctor {
+struct SpmvBsrRowFunctor {
   D d;
+  int lanes;
   KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
     using S = typename D::S;
-    const long long I = static_cast<long long>(t.league_rank()) * t.team_size() + t.team_rank();
-    if (I >= d.num_block_rows) return;
+    const long long q = static_cast<long long>(t.league_rank()) * t.team_size() + t.team_rank();
+    if (q >= d.m) return;
     const int b = d.b;
+    const long long I = q / b;
+    const int r = static_cast<int>(q - I * b);
     const long long bb = static_cast<long long>(b) * b;
-    const int rows = I * b + b <= d.m ? b : static_cast<int>(d.m - I * b);
-    const long long k0 = d.row_map(I), len = static_cast<long long>(d.row_map(I + 1)) - k0;
-    for (int j = 0; j < d.nv; ++j)
-      for (int r = 0; r < rows; ++r) {
-        S sum = 0;
-        Kokkos::parallel_reduce(
-            Kokkos::ThreadVectorRange(t, len * b),
-            [&](const long long l, S& s) {
-              const long long k = k0 + l / b;
-              const int c = static_cast<int>(l % b);
+    const long long k0 = d.row_map(I);
+    const long long pairs = (static_cast<long long>(d.row_map(I + 1)) - k0) * b;
+    const long long dk = lanes / b;
+    const int dc = lanes % b;
+    for (int j = 0; j < d.nv; ++j) {
+      S sum = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(t, lanes),
+          [&](const int lane, S& s) {
+            long long k = k0 + lane / b;
+            int c = lane % b;
+#pragma unroll 4
+            for (long long p = lane; p < pairs; p += lanes) {
               const long long col = static_cast<long long>(d.cols(k)) * b + c;
               if (col < d.n) s += spmv_value(d, d.vals(k * bb + r * b + c)) * spmv_x(d, col, j);
-            },
-            sum);
-        Kokkos::single(Kokkos::PerThread(t),
-                       [&]() { axpby_store(vec_at(d.y, I * b + r, j), sum, d.alpha, d.beta); });
-      }
+              k += dk;
+              c += dc;
+              if (c >= b) {
+                c -= b;
+                ++k;
+              }
+            }
+          },
+          sum);
+      Kokkos::single(Kokkos::PerThread(t),
+                     [&]() { axpby_store(vec_at(d.y, q, j), sum, d.alpha, d.beta); });
+    }
   }
 };
 
@@ -93,12 +108,13 @@ void spmv_bsr_normal(const ExecSpace& space, const D& d, double mean_blocks_per_
                          SpmvBsrHostFunctor<D>{d});
   } else {
     using Policy = Kokkos::TeamPolicy<ExecSpace>;
-    const int vl = std::min(static_cast<int>(Policy::vector_length_max()),
-                            pow2_at_least(mean_blocks_per_row * d.b, 1, 32));
-    const int ts = std::max(1, 256 / vl);
-    const long long league = (d.num_block_rows + ts - 1) / ts;
-    Kokkos::parallel_for("spk::spmv.bsr", Policy(space, league, ts, vl),
-                         SpmvBsrTeamFunctor<D, typename Policy::member_type>{d});
+    const SpmvTuning tuning = spmv_tuning(space);
+    const int lanes = std::min(static_cast<int>(Policy::vector_length_max()),
+                               bsr_lanes_per_row(tuning, d.b, mean_blocks_per_row));
+    const int ts = std::max(1, tuning.vector_team_threads / lanes);
+    const long long league = (d.m + ts - 1) / ts;
+    Kokkos::parallel_for("spk::spmv.bsr", Policy(space, league, ts, lanes),
+                         SpmvBsrRowFunctor<D, typename Policy::member_type>{d, lanes});
   }
 }
 

@@ -7,6 +7,41 @@
 
 namespace spk::Impl {
 
+/// Slots a GPU thread loads ahead in the padded formats: the column indices
+/// and values of `padded_unroll` slots are requested together, then their x
+/// entries, so that a thread has that many loads in flight instead of one
+/// dependent load per slot (a break at the first padding slot after each
+/// load would serialise them).  Padding is trailing, so a chunk whose last
+/// slot is padding ends the row.
+inline constexpr int padded_unroll = 4;
+
+/// Sum over the slots k in [0, w) of a padded row; col(k) and val(k) read
+/// slot k's column index and value.
+template <class D, class Col, class Val>
+KOKKOS_FORCEINLINE_FUNCTION typename D::S padded_row_sum(const D& d, const long long w,
+                                                         const Col& col, const Val& val,
+                                                         const int j) {
+  using S = typename D::S;
+  using C = typename decltype(d.cols)::non_const_value_type;
+  using V = typename decltype(d.vals)::non_const_value_type;
+  S sum = 0;
+  for (long long k0 = 0; k0 < w; k0 += padded_unroll) {
+    C c[padded_unroll];
+    V v[padded_unroll];
+#pragma unroll
+    for (int u = 0; u < padded_unroll; ++u) {
+      const bool in = k0 + u < w;
+      c[u] = in ? col(k0 + u) : C(-1);
+      v[u] = in ? val(k0 + u) : V(0);
+    }
+#pragma unroll
+    for (int u = 0; u < padded_unroll; ++u)
+      if (c[u] >= 0) sum += spmv_value(d, v[u]) * spmv_x(d, c[u], j);
+    if (c[padded_unroll - 1] < 0) break;
+  }
+  return sum;
+}
+
 template <class Perm, class Ptr, class Cols, class Vals, class X, class Y>
 struct SpmvSellData {
   using YS = typename Y::non_const_value_type;
@@ -30,20 +65,15 @@ template <class D>
 struct SpmvSellRowFunctor {
   D d;
   KOKKOS_INLINE_FUNCTION void operator()(const long long p) const {
-    using S = typename D::S;
     const long long s = p / d.C, r = p % d.C;
     const long long base = d.slice_ptr(s);
     const long long w = (static_cast<long long>(d.slice_ptr(s + 1)) - base) / d.C;
     const long long row = d.perm(p);
-    for (int j = 0; j < d.nv; ++j) {
-      S sum = 0;
-      for (long long k = 0; k < w; ++k) {
-        const long long c = d.cols(base + k * d.C + r);
-        if (c < 0) break;
-        sum += spmv_value(d, d.vals(base + k * d.C + r)) * spmv_x(d, c, j);
-      }
-      axpby_store(vec_at(d.y, row, j), sum, d.alpha, d.beta);
-    }
+    const long long first = base + r, stride = d.C;
+    const auto col = [&](const long long k) { return d.cols(first + k * stride); };
+    const auto val = [&](const long long k) { return d.vals(first + k * stride); };
+    for (int j = 0; j < d.nv; ++j)
+      axpby_store(vec_at(d.y, row, j), padded_row_sum(d, w, col, val, j), d.alpha, d.beta);
   }
 };
 
@@ -164,16 +194,10 @@ void spmv_ell_normal(const ExecSpace& space, const D& d) {
   Kokkos::parallel_for(
       "spk::spmv.ell", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m),
       KOKKOS_LAMBDA(const long long i) {
-        using S = typename D::S;
-        for (int j = 0; j < d.nv; ++j) {
-          S sum = 0;
-          for (long long k = 0; k < d.width; ++k) {
-            const long long c = d.cols(i, k);
-            if (c < 0) break;
-            sum += spmv_value(d, d.vals(i, k)) * spmv_x(d, c, j);
-          }
-          axpby_store(vec_at(d.y, i, j), sum, d.alpha, d.beta);
-        }
+        const auto col = [&](const long long k) { return d.cols(i, k); };
+        const auto val = [&](const long long k) { return d.vals(i, k); };
+        for (int j = 0; j < d.nv; ++j)
+          axpby_store(vec_at(d.y, i, j), padded_row_sum(d, d.width, col, val, j), d.alpha, d.beta);
       });
 }
 
