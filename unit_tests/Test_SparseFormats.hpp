@@ -196,7 +196,7 @@ template <class F>
 void check_bsr_random() {
   for (const auto& [name, A] : random_matrices<F>()) {
     const auto dA = spk::create_mirror_view_and_copy(Exec(), A);
-    for (int b : {1, 2, 3, 5, 16}) {
+    for (int b : {1, 2, 3, 4, 5, 16}) {
       const std::string what = name + " bsr:" + std::to_string(b);
       const auto dB = spk::csr_to_bsr(Exec(), dA, b);
       const auto hB = spk::csr_to_bsr(Host(), A, b);

@@ -49,8 +49,7 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha,
   if (t)
     Impl::spmv_bsr_transpose(space, d);
   else
-    Impl::spmv_bsr_normal(space, d,
-                          double(A.num_blocks()) / std::max<long long>(1, A.num_block_rows()));
+    Impl::spmv_bsr_normal(space, d);
 }
 
 template <class S, class O, class F, class D, class X, class Y>

@@ -190,15 +190,6 @@ inline int spmv_lanes(const SpmvTuning& t, const SpmvRowStats& s, bool have_stat
   return pow2_at_least(s.mean / std::max(t.entries_per_lane, 1e-9), t.min_lanes, t.max_lanes);
 }
 
-/// Lanes per row of BSR's GPU kernel: a row of block size b holds
-/// mean_blocks·b entries, given about entries_per_lane each as CSR's
-/// `vector` gives them (the same loads: a column index, a value, an x
-/// entry).  Reasoning from the CSR sweeps, not yet swept for BSR itself.
-inline int bsr_lanes_per_row(const SpmvTuning& t, int b, double mean_blocks) {
-  return pow2_at_least(mean_blocks * b / std::max(t.entries_per_lane, 1e-9),
-                       std::max(1, t.min_lanes), std::max(1, t.max_lanes));
-}
-
 /// Lanes per row of `stream`'s scratch reduction: about
 /// stream_entries_per_lane entries of a mean row each.
 inline int spmv_stream_lanes(const SpmvTuning& t, const SpmvRowStats& s) {

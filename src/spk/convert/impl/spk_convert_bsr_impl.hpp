@@ -45,7 +45,8 @@ KOKKOS_INLINE_FUNCTION void bsr_merge_block_row(const RowMap& rm, const Cols& ci
 
 // (No deduced return types around KOKKOS_LAMBDA: nvcc forbids them.)
 template <class ExecSpace, class S, class O, class F, class D>
-BsrMatrix<S, O, F, D> csr_to_bsr(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A, int b) {
+static BsrMatrix<S, O, F, D> csr_to_bsr(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A,
+                                        int b) {
   using Bsr = BsrMatrix<S, O, F, D>;
   const long long m = A.num_rows();
   const long long nbr = (m + b - 1) / b;
@@ -88,8 +89,8 @@ BsrMatrix<S, O, F, D> csr_to_bsr(const ExecSpace& space, const CsrMatrix<S, O, F
 }
 
 template <class ExecSpace, class S, class O, class F, class D>
-CsrMatrix<S, O, F, D> bsr_to_csr(const ExecSpace& space, const BsrMatrix<S, O, F, D>& A,
-                                 bool drop_zeros) {
+static CsrMatrix<S, O, F, D> bsr_to_csr(const ExecSpace& space, const BsrMatrix<S, O, F, D>& A,
+                                        bool drop_zeros) {
   using Csr = CsrMatrix<S, O, F, D>;
   const long long m = A.num_rows(), n = A.num_cols();
   const int b = A.block_size();

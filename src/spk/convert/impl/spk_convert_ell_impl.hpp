@@ -11,7 +11,7 @@
 namespace spk::Impl {
 
 template <class ExecSpace, class RowMap>
-long long longest_row(const ExecSpace& space, const RowMap& rm, long long m) {
+static long long longest_row(const ExecSpace& space, const RowMap& rm, long long m) {
   long long longest = 0;
   Kokkos::parallel_reduce(
       "spk::longest_row", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
@@ -25,8 +25,8 @@ long long longest_row(const ExecSpace& space, const RowMap& rm, long long m) {
 
 /// The first row longer than width (m when none).
 template <class ExecSpace, class RowMap>
-long long first_row_longer_than(const ExecSpace& space, const RowMap& rm, long long m,
-                                long long width) {
+static long long first_row_longer_than(const ExecSpace& space, const RowMap& rm, long long m,
+                                       long long width) {
   long long first = m;
   Kokkos::parallel_reduce(
       "spk::first_long_row", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
@@ -39,8 +39,8 @@ long long first_row_longer_than(const ExecSpace& space, const RowMap& rm, long l
 
 /// hist[l] = rows of length l, for l <= longest (host vector).
 template <class ExecSpace, class RowMap>
-std::vector<long long> row_length_histogram(const ExecSpace& space, const RowMap& rm, long long m,
-                                            long long longest) {
+static std::vector<long long> row_length_histogram(const ExecSpace& space, const RowMap& rm,
+                                                   long long m, long long longest) {
   // Most rows of a regular matrix share a length, so every thread adds to
   // the same few words: the hardware's atomic, not a CAS loop (on an H200
   // the CAS loop took 7.8 s for 4·10⁵ rows of nearly one length).
@@ -74,8 +74,8 @@ inline long long hyb_width_from_histogram(const std::vector<long long>& hist, lo
 
 /// The ELL part of A: the first min(len, width) entries of every row.
 template <class ExecSpace, class S, class O, class F, class D>
-EllMatrix<S, O, F, D> csr_to_ell(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A,
-                                 long long width) {
+static EllMatrix<S, O, F, D> csr_to_ell(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A,
+                                        long long width) {
   using Ell = EllMatrix<S, O, F, D>;
   const long long m = A.num_rows();
   auto rm = A.row_map();
@@ -105,8 +105,8 @@ EllMatrix<S, O, F, D> csr_to_ell(const ExecSpace& space, const CsrMatrix<S, O, F
 
 /// The COO spill of A past `width` entries per row, in row order.
 template <class ExecSpace, class S, class O, class F, class D>
-CooMatrix<S, O, F, D> csr_spill_to_coo(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A,
-                                       long long width) {
+static CooMatrix<S, O, F, D> csr_spill_to_coo(const ExecSpace& space,
+                                              const CsrMatrix<S, O, F, D>& A, long long width) {
   using Coo = CooMatrix<S, O, F, D>;
   const long long m = A.num_rows();
   auto rm = A.row_map();
@@ -139,7 +139,7 @@ CooMatrix<S, O, F, D> csr_spill_to_coo(const ExecSpace& space, const CsrMatrix<S
 
 /// The real entries of an ELL matrix as CSR (row order kept).
 template <class ExecSpace, class S, class O, class F, class D>
-CsrMatrix<S, O, F, D> ell_to_csr(const ExecSpace& space, const EllMatrix<S, O, F, D>& A) {
+static CsrMatrix<S, O, F, D> ell_to_csr(const ExecSpace& space, const EllMatrix<S, O, F, D>& A) {
   using Csr = CsrMatrix<S, O, F, D>;
   const long long m = A.num_rows(), w = A.width();
   auto ec = A.col_idx();
@@ -172,8 +172,9 @@ CsrMatrix<S, O, F, D> ell_to_csr(const ExecSpace& space, const EllMatrix<S, O, F
 
 /// ELL part and COO spill as one COO matrix (then sorted by coo_to_csr).
 template <class ExecSpace, class S, class O, class F, class D>
-CooMatrix<S, O, F, D> ell_and_coo_to_coo(const ExecSpace& space, const EllMatrix<S, O, F, D>& E,
-                                         const CooMatrix<S, O, F, D>& spill) {
+static CooMatrix<S, O, F, D> ell_and_coo_to_coo(const ExecSpace& space,
+                                                const EllMatrix<S, O, F, D>& E,
+                                                const CooMatrix<S, O, F, D>& spill) {
   using Coo = CooMatrix<S, O, F, D>;
   const auto e = Impl::ell_to_csr(space, E);
   const long long ne = e.nnz(), ns = spill.nnz(), m = E.num_rows();

@@ -76,8 +76,9 @@ struct IndexLess {
 /// perm the entry numbers of each bucket, sorted by `less`.  `major_of` is
 /// the View of each entry's major index.
 template <class ExecSpace, class Map, class MajorOf, class Perm, class Less>
-void bucket_entries(const ExecSpace& space, long long num_major, long long nnz, const Map& map,
-                    const MajorOf& major_of, const Perm& perm, const Less& less) {
+static void bucket_entries(const ExecSpace& space, long long num_major, long long nnz,
+                           const Map& map, const MajorOf& major_of, const Perm& perm,
+                           const Less& less) {
   using F = typename Map::non_const_value_type;
   Kokkos::parallel_for(
       "spk::bucket::count", Kokkos::RangePolicy<ExecSpace>(space, 0, nnz),
@@ -101,8 +102,8 @@ void bucket_entries(const ExecSpace& space, long long num_major, long long nnz, 
 }
 
 template <class ExecSpace, class S, class O, class F, class D>
-CsrMatrix<S, O, F, D> coo_to_csr(const ExecSpace& space, const CooMatrix<S, O, F, D>& A,
-                                 bool drop_zeros) {
+static CsrMatrix<S, O, F, D> coo_to_csr(const ExecSpace& space, const CooMatrix<S, O, F, D>& A,
+                                        bool drop_zeros) {
   using Matrix = CsrMatrix<S, O, F, D>;
   const long long m = A.num_rows(), nnz = A.nnz();
   auto ri = A.row_idx();
@@ -152,8 +153,8 @@ CsrMatrix<S, O, F, D> coo_to_csr(const ExecSpace& space, const CooMatrix<S, O, F
 
 // (No deduced return types around KOKKOS_LAMBDA: nvcc forbids them.)
 template <class Ordinal, class Offset, class ExecSpace, class DenseView>
-CsrMatrix<typename DenseView::non_const_value_type, Ordinal, Offset,
-          typename DenseView::device_type>
+static CsrMatrix<typename DenseView::non_const_value_type, Ordinal, Offset,
+                 typename DenseView::device_type>
 dense_to_csr(const ExecSpace& space, const DenseView& dense) {
   using S = typename DenseView::non_const_value_type;
   using D = typename DenseView::device_type;
@@ -211,7 +212,7 @@ dense_to_csr(const ExecSpace& space, const DenseView& dense) {
 }
 
 template <class ExecSpace, class S, class O, class F, class D>
-CooMatrix<S, O, F, D> csr_to_coo(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A) {
+static CooMatrix<S, O, F, D> csr_to_coo(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A) {
   CooMatrix<S, O, F, D> C("coo", A.num_rows(), A.num_cols(), A.nnz());
   auto rm = A.row_map();
   auto ri = C.row_idx();
@@ -310,8 +311,9 @@ Compressed<Map, Idx, Val> transpose_compressed_host(const ExecSpace& space, O n_
 /// major index) into one over the minor index; minor-bucket entries come out
 /// in ascending major order (stable for duplicates).
 template <class ExecSpace, class O, class Map, class Idx, class Val>
-Compressed<Map, Idx, Val> transpose_compressed(const ExecSpace& space, O n_major, O n_minor,
-                                               const Map& map, const Idx& idx, const Val& val) {
+static Compressed<Map, Idx, Val> transpose_compressed(const ExecSpace& space, O n_major, O n_minor,
+                                                      const Map& map, const Idx& idx,
+                                                      const Val& val) {
   using F = typename Map::non_const_value_type;
   using D = typename Map::device_type;
   if constexpr (is_host_space_v<ExecSpace>)
@@ -340,8 +342,8 @@ Compressed<Map, Idx, Val> transpose_compressed(const ExecSpace& space, O n_major
 }
 
 template <class ExecSpace, class S, class O, class F, class D>
-Kokkos::View<S**, Kokkos::LayoutRight, typename CsrMatrix<S, O, F, D>::device_type> csr_to_dense(
-    const ExecSpace& space, const CsrMatrix<S, O, F, D>& A) {
+static Kokkos::View<S**, Kokkos::LayoutRight, typename CsrMatrix<S, O, F, D>::device_type>
+csr_to_dense(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A) {
   Kokkos::View<S**, Kokkos::LayoutRight, typename CsrMatrix<S, O, F, D>::device_type> out(
       "dense", A.num_rows(), A.num_cols());
   auto rm = A.row_map();
@@ -356,7 +358,8 @@ Kokkos::View<S**, Kokkos::LayoutRight, typename CsrMatrix<S, O, F, D>::device_ty
 }
 
 template <class ExecSpace, class O, class RowMap, class Idx, class Val>
-void sort_rows(const ExecSpace& space, O num_rows, const RowMap& rm, const Idx& ci, const Val& va) {
+static void sort_rows(const ExecSpace& space, O num_rows, const RowMap& rm, const Idx& ci,
+                      const Val& va) {
   using F = typename RowMap::non_const_value_type;
   using D = typename RowMap::device_type;
   const long long nnz = ci.extent(0);

@@ -22,8 +22,8 @@ struct LongerRowFirst {
 };
 
 template <class ExecSpace, class S, class O, class F, class D>
-SellMatrix<S, O, F, D> csr_to_sell(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A, int C,
-                                   int sigma) {
+static SellMatrix<S, O, F, D> csr_to_sell(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A,
+                                          int C, int sigma) {
   using Sell = SellMatrix<S, O, F, D>;
   const long long m = A.num_rows();
   const long long ns = (m + C - 1) / C;
@@ -92,7 +92,7 @@ SellMatrix<S, O, F, D> csr_to_sell(const ExecSpace& space, const CsrMatrix<S, O,
 }
 
 template <class ExecSpace, class S, class O, class F, class D>
-CsrMatrix<S, O, F, D> sell_to_csr(const ExecSpace& space, const SellMatrix<S, O, F, D>& A) {
+static CsrMatrix<S, O, F, D> sell_to_csr(const ExecSpace& space, const SellMatrix<S, O, F, D>& A) {
   using Csr = CsrMatrix<S, O, F, D>;
   const long long m = A.num_rows();
   const long long C = A.slice_height();

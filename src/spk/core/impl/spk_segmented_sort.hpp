@@ -93,10 +93,10 @@ struct WideSegments {
 /// with every thread of the device: runs of short_len by insertion sort,
 /// then one launch per merge pass over all their entries.
 template <class ExecSpace, class Offsets, class Perm, class Less, class Segs>
-void sort_wide_segments(const ExecSpace& space, const Offsets& offsets, const Perm& perm,
-                        const Perm& tmp, const Less& less, const Segs& wide, const Segs& wide_off,
-                        long long num_wide, long long total, long long longest,
-                        long long short_len) {
+static void sort_wide_segments(const ExecSpace& space, const Offsets& offsets, const Perm& perm,
+                               const Perm& tmp, const Less& less, const Segs& wide,
+                               const Segs& wide_off, long long num_wide, long long total,
+                               long long longest, long long short_len) {
   const WideSegments<Offsets, Segs> locate{offsets, wide, wide_off, num_wide};
   Kokkos::parallel_for(
       "spk::segmented_sort::wide_runs", Kokkos::RangePolicy<ExecSpace>(space, 0, total),
@@ -132,9 +132,9 @@ void sort_wide_segments(const ExecSpace& space, const Offsets& offsets, const Pe
 }
 
 template <class ExecSpace, class Offsets, class Perm, class Less>
-void segmented_sort(const ExecSpace& space, const Offsets& offsets, long long num_segments,
-                    const Perm& perm, const Less& less,
-                    long long wide_len = wide_segment_length<ExecSpace>()) {
+static void segmented_sort(const ExecSpace& space, const Offsets& offsets, long long num_segments,
+                           const Perm& perm, const Less& less,
+                           long long wide_len = wide_segment_length<ExecSpace>()) {
   if (num_segments == 0) return;
   constexpr long long short_len = short_segment_length<ExecSpace>();
 

@@ -75,8 +75,8 @@ ColumnSplit<S, O, F> split_columns(long long rows, long long global_cols, const 
 /// (empty rows hold no entries, so the kept rows' entries stay contiguous and
 /// in place); rows(r) = the row of A that row r is.  Runs on `space`.
 template <class ExecSpace, class S, class O, class F, class D>
-CsrMatrix<S, O, F, D> nonempty_rows(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A,
-                                    Kokkos::View<O*, D>& rows) {
+static CsrMatrix<S, O, F, D> nonempty_rows(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A,
+                                           Kokkos::View<O*, D>& rows) {
   const long long nr = A.row_map().extent(0) > 0 ? A.num_rows() : 0;
   auto rm = A.row_map();
   long long kept = 0;

@@ -92,8 +92,8 @@ void exchange_views(MPI_Comm comm, int tag, const std::vector<int>& send_ranks,
 /// outside [begin, end), or a negative number if there is none.  (A free
 /// function: CUDA device lambdas may not live in constructors.)
 template <class ExecSpace, class Wanted, class Idx>
-long long local_indices(const ExecSpace& space, const Wanted& wanted, const Idx& idx,
-                        long long begin, long long end) {
+static long long local_indices(const ExecSpace& space, const Wanted& wanted, const Idx& idx,
+                               long long begin, long long end) {
   long long bad = -1;
   Kokkos::parallel_reduce(
       "spk::dist::send_idx", Kokkos::RangePolicy<ExecSpace>(space, 0, wanted.extent(0)),
@@ -109,7 +109,8 @@ long long local_indices(const ExecSpace& space, const Wanted& wanted, const Idx&
 /// send(k) = owned(idx(k)): the sent entries packed for the exchange,
 /// queued on `space`.
 template <class ExecSpace, class Owned, class Idx, class Send>
-void pack_sent(const ExecSpace& space, const Owned& owned, const Idx& idx, const Send& send) {
+static void pack_sent(const ExecSpace& space, const Owned& owned, const Idx& idx,
+                      const Send& send) {
   Kokkos::parallel_for(
       "spk::dist::pack",
       Kokkos::RangePolicy<ExecSpace>(space, 0, static_cast<long long>(send.extent(0))),

@@ -33,10 +33,11 @@ struct CompactedColumns {
 /// stage (DistSpgemmHandle::step_timing).  The arrays come from spk's pool unless
 /// MPI reads device memory in place (pool memory cannot go through CUDA IPC).
 template <class ExecSpace, class S, class O, class F, class D>
-CompactedColumns<S, O, F, D> compact_ghost_columns(const ExecSpace& space,
-                                                   const CsrMatrix<S, O, F, D>& G,
-                                                   long long own_begin, long long own_end,
-                                                   bool with_values, const StepTimer& step = {}) {
+static CompactedColumns<S, O, F, D> compact_ghost_columns(const ExecSpace& space,
+                                                          const CsrMatrix<S, O, F, D>& G,
+                                                          long long own_begin, long long own_end,
+                                                          bool with_values,
+                                                          const StepTimer& step = {}) {
   using Matrix = CsrMatrix<S, O, F, D>;
   using Ci = Kokkos::View<O*, D>;
   using Va = Kokkos::View<S*, D>;

@@ -17,7 +17,7 @@ using RowMember = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
 /// Rows of a few to a few dozen entries (what the distributed blocks hold)
 /// get 8 lanes each on GPUs.
 template <class ExecSpace, class Body>
-void row_parallel(const ExecSpace& space, const char* name, long long n, const Body& body) {
+static void row_parallel(const ExecSpace& space, const char* name, long long n, const Body& body) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   constexpr long long rows_per_team = 256;
   const int lanes = spk::Impl::is_host_space_v<ExecSpace> ? 1 : 8;

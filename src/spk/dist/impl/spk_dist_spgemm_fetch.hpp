@@ -77,10 +77,10 @@ KOKKOS_INLINE_FUNCTION int fetch_segment_of(const Seg& seg, long long k) {
 /// fetched rows' entry offsets, on the device).  Rows are packed straight
 /// from B's blocks (local entries, then ghost entries).
 template <class ExecSpace, class S, class O, class F, class D, class Cols, class Vals, class RRP>
-void fetch_rows(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
-                const DistCsrMatrix<S, O, F, D>& B, DistSpgemmHandle<S, O, F, D>& h,
-                const Cols& cols, const Vals& vals, const RRP& rrp, bool do_cols, bool do_vals,
-                int tag) {
+static void fetch_rows(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
+                       const DistCsrMatrix<S, O, F, D>& B, DistSpgemmHandle<S, O, F, D>& h,
+                       const Cols& cols, const Vals& vals, const RRP& rrp, bool do_cols,
+                       bool do_vals, int tag) {
   using Dev = typename Cols::device_type;
   using SegView = Kokkos::View<FetchSegment*, Dev>;
   const auto& plan = A.plan();
@@ -167,8 +167,8 @@ void b_ext_own_values(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& B
 
 /// The fetched values (fvals) into B_ext's two parts, placed by h.fetch_dest_.
 template <class ExecSpace, class S, class O, class F, class D, class FV>
-void b_ext_fetched_values(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
-                          const FV& fvals) {
+static void b_ext_fetched_values(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
+                                 const FV& fvals) {
   auto dest = h.fetch_dest_;
   auto lv = h.b_local_.values(), gv = h.b_ghost_.values();
   Kokkos::parallel_for(

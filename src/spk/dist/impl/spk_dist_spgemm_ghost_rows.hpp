@@ -19,8 +19,8 @@ namespace spk::dist::Impl {
 /// The rows h.ghost_rows_ of A's blocks side by side into h.a_ghost_rows_
 /// (values, and columns with with_cols), whose row map is made.
 template <class ExecSpace, class S, class O, class F, class D>
-void ghost_rows_copy(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
-                     DistSpgemmHandle<S, O, F, D>& h, bool with_cols) {
+static void ghost_rows_copy(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
+                            DistSpgemmHandle<S, O, F, D>& h, bool with_cols) {
   auto lrm = A.local_block().row_map(), grm = A.ghost_block().row_map();
   auto lci = A.local_block().col_idx(), gci = A.ghost_block().col_idx();
   auto lva = A.local_block().values(), gva = A.ghost_block().values();
@@ -58,9 +58,9 @@ void ghost_rows_copy(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
 /// blocks the flagged rows are the few layers next to a neighbour's block.
 /// With a_rest, A_rest is built in the same pass (every row of A is in it).
 template <class ExecSpace, class S, class O, class F, class D>
-void mark_ghost_rows(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
-                     const DistCsrMatrix<S, O, F, D>& B, DistSpgemmHandle<S, O, F, D>& h,
-                     bool b_ghost, bool a_rest) {
+static void mark_ghost_rows(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
+                            const DistCsrMatrix<S, O, F, D>& B, DistSpgemmHandle<S, O, F, D>& h,
+                            bool b_ghost, bool a_rest) {
   using Dev = typename DistSpgemmHandle<S, O, F, D>::device_type;
   const long long na = A.row_layout().local_size();
   h.ghost_pos_ = Kokkos::View<F*, Dev>();
@@ -98,8 +98,8 @@ void mark_ghost_rows(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
 /// h.a_ghost_rows_ (with h.ghost_rows_: which rows they are); `space` must
 /// be ordered after the marking.
 template <class ExecSpace, class S, class O, class F, class D>
-void select_ghost_rows(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
-                       DistSpgemmHandle<S, O, F, D>& h) {
+static void select_ghost_rows(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
+                              DistSpgemmHandle<S, O, F, D>& h) {
   using Dev = typename DistSpgemmHandle<S, O, F, D>::device_type;
   using Local = CsrMatrix<S, O, F, Dev>;
   const long long na = h.na_;
@@ -152,8 +152,8 @@ void select_ghost_rows(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& 
 /// the product over the selected rows (h.c_ghost_sub_): the same columns and
 /// values, its row map spread over all rows.
 template <class ExecSpace, class S, class O, class F, class D>
-void spread_ghost_product(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
-                          long long num_cols) {
+static void spread_ghost_product(const ExecSpace& space, DistSpgemmHandle<S, O, F, D>& h,
+                                 long long num_cols) {
   using Dev = typename DistSpgemmHandle<S, O, F, D>::device_type;
   using Local = CsrMatrix<S, O, F, Dev>;
   const long long na = h.na_;

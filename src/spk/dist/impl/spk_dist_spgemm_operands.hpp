@@ -28,9 +28,9 @@ namespace spk::dist::Impl {
 template <class ExecSpace, class S, class O, class F, class D, class RM, class C, class V,
           class Mark = Kokkos::View<F*, typename C::device_type>,
           class BRM = typename CsrMatrix<S, O, F, typename C::device_type>::row_map_type>
-void side_by_side(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& M, const RM& rm,
-                  const C& cols, const V& vals, const Mark& mark = Mark(), const BRM& bgrm = BRM(),
-                  long long s0 = 0, long long s1 = 0) {
+static void side_by_side(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& M, const RM& rm,
+                         const C& cols, const V& vals, const Mark& mark = Mark(),
+                         const BRM& bgrm = BRM(), long long s0 = 0, long long s1 = 0) {
   auto L = M.local_block();
   auto G = M.ghost_block();
   auto lrm = L.row_map(), grm = G.row_map();
@@ -150,9 +150,9 @@ void side_by_side(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& M, co
 /// is constant over such a chunk: read at the chunks' ends only), if it
 /// holds a sixteenth of the rows at least; else none.
 template <class ExecSpace, class S, class O, class F, class D>
-void find_interior_rows(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
-                        DistSpgemmHandle<S, O, F, D>& h, bool split,
-                        std::vector<std::shared_ptr<void>>& temps) {
+static void find_interior_rows(const ExecSpace& space, const DistCsrMatrix<S, O, F, D>& A,
+                               DistSpgemmHandle<S, O, F, D>& h, bool split,
+                               std::vector<std::shared_ptr<void>>& temps) {
   using Dev = typename DistSpgemmHandle<S, O, F, D>::device_type;
   const long long na = A.row_layout().local_size();
   h.int_begin_ = h.int_end_ = 0;

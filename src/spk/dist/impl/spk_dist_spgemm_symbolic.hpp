@@ -169,7 +169,7 @@ void choose_rows(St& st) {
 /// Lengths of B's local rows, and the packed layout of the rows we send
 /// (h.send_rp_), on `side`.
 template <class St>
-void b_row_lengths(St& st) {
+static void b_row_lengths(St& st) {
   using ExecSpace = typename St::execution_space;
   using Dev = typename St::Dev;
   using F = typename St::Local::offset_type;
@@ -201,7 +201,7 @@ void b_row_lengths(St& st) {
 /// 1. The interior rows' counts, on `space`: A's and B's local blocks as
 /// they are (the host waits for the count's first pass only).
 template <class St>
-void count_interior_rows(St& st) {
+static void count_interior_rows(St& st) {
   using ExecSpace = typename St::execution_space;
   using Dev = typename St::Dev;
   using F = typename St::Local::offset_type;
@@ -253,7 +253,7 @@ void assemble_a_rest(St& st) {
 /// h.send_edispls_ / recv_edispls_, h.fetched_nnz_).  Only `side` is
 /// fenced before the exchange.
 template <class St>
-void exchange_row_lengths(St& st) {
+static void exchange_row_lengths(St& st) {
   using ExecSpace = typename St::execution_space;
   using Dev = typename St::Dev;
   using F = typename St::Local::offset_type;
@@ -329,7 +329,7 @@ void exchange_row_lengths(St& st) {
 /// `helper` waits for it: `side` has nothing else queued by then (fenced
 /// for the exchange), so the wait costs nothing.
 template <class St>
-void copy_own_rows_of_b(St& st) {
+static void copy_own_rows_of_b(St& st) {
   using ExecSpace = typename St::execution_space;
   using Local = typename St::Local;
   using O = typename Local::ordinal_type;
@@ -400,7 +400,7 @@ void fetch_rows_of_b(St& st) {
 /// each fetched entry's place (h.fetch_dest_) for numeric; then `side`
 /// joins `helper`.
 template <class St>
-void split_b_ext(St& st) {
+static void split_b_ext(St& st) {
   using ExecSpace = typename St::execution_space;
   using Dev = typename St::Dev;
   using Local = typename St::Local;
@@ -542,7 +542,7 @@ void ghost_block(St& st) {
 /// range into h.c_int_off_.  (A_rest's C's row map is complete: the host
 /// waited for its scan in symbolic.)
 template <class St>
-typename St::Local allocate_c_local(St& st) {
+static typename St::Local allocate_c_local(St& st) {
   using ExecSpace = typename St::execution_space;
   using Dev = typename St::Dev;
   using Local = typename St::Local;
@@ -588,7 +588,7 @@ typename St::Local allocate_c_local(St& st) {
 /// The interior rows' numeric queued in place in C's local block (on
 /// `space`), and A_rest's product's rows copied in on `side`.
 template <class St>
-void queue_local_numeric(St& st, const typename St::Local& c_local) {
+static void queue_local_numeric(St& st, const typename St::Local& c_local) {
   using ExecSpace = typename St::execution_space;
   using Dev = typename St::Dev;
   using F = typename St::Local::offset_type;

@@ -11,8 +11,8 @@ namespace spk::dist::Impl {
 /// entries only: their product into the short vector y_ghost (the same
 /// single-node SpMV as the local block), then added to y.
 template <class ExecSpace, class S, class O, class F, class D, class XG, class YG, class Y>
-void ghost_block_spmv(const ExecSpace& space, S alpha, const DistCsrMatrix<S, O, F, D>& A,
-                      const XG& x_ghost, const YG& y_ghost, const Y& y) {
+static void ghost_block_spmv(const ExecSpace& space, S alpha, const DistCsrMatrix<S, O, F, D>& A,
+                             const XG& x_ghost, const YG& y_ghost, const Y& y) {
   const auto& Gc = A.ghost_compressed_block();
   if (Gc.num_rows() == 0) return;
   local_spmv(space, alpha, Gc, x_ghost, S(0), y_ghost);

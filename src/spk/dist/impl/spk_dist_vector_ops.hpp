@@ -7,7 +7,7 @@ namespace spk::dist::Impl {
 
 /// Σ x_i·y_i over this rank's entries (x and y of one length).
 template <class ExecSpace, class X, class Y>
-double local_dot(const ExecSpace& space, const X& x, const Y& y) {
+static double local_dot(const ExecSpace& space, const X& x, const Y& y) {
   double local = 0;
   Kokkos::parallel_reduce(
       "spk::dist::dot", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),

@@ -19,8 +19,9 @@ auto read_element(const View& v, size_t i) {
 /// leave [0, num_cols).  Pointers are clamped so that a bad row never reads
 /// out of bounds.
 template <class ExecSpace, class RowMap, class Index>
-long long first_bad_compressed_row(const ExecSpace& space, long long num_rows, long long num_cols,
-                                   const RowMap& row_map, const Index& idx) {
+static long long first_bad_compressed_row(const ExecSpace& space, long long num_rows,
+                                          long long num_cols, const RowMap& row_map,
+                                          const Index& idx) {
   const long long nnz = static_cast<long long>(idx.extent(0));
   long long bad = num_rows;
   Kokkos::parallel_reduce(
@@ -72,8 +73,8 @@ void validate_compressed(const ExecSpace& space, const char* what, const char* r
 }
 
 template <class ExecSpace, class RowMap, class Index>
-bool compressed_is_sorted(const ExecSpace& space, long long num_rows, const RowMap& row_map,
-                          const Index& idx, bool strict) {
+static bool compressed_is_sorted(const ExecSpace& space, long long num_rows, const RowMap& row_map,
+                                 const Index& idx, bool strict) {
   if (num_rows == 0) return true;
   long long unsorted = 0;
   Kokkos::parallel_reduce(
@@ -93,8 +94,8 @@ bool compressed_is_sorted(const ExecSpace& space, long long num_rows, const RowM
 /// Smallest entry k (at least the number of entries if none) whose row or
 /// column lies outside the rows × cols matrix.
 template <class ExecSpace, class RowIdx, class ColIdx>
-long long first_bad_coo_entry(const ExecSpace& space, long long rows, long long cols,
-                              const RowIdx& ri, const ColIdx& ci) {
+static long long first_bad_coo_entry(const ExecSpace& space, long long rows, long long cols,
+                                     const RowIdx& ri, const ColIdx& ci) {
   long long bad = static_cast<long long>(ri.extent(0));
   Kokkos::parallel_reduce(
       "spk::validate_coo", Kokkos::RangePolicy<ExecSpace>(space, 0, ri.extent(0)),
@@ -130,9 +131,9 @@ KOKKOS_INLINE_FUNCTION int bsr_row_defect(const RowMap& rm, const Cols& ci, cons
 /// Smallest block row I (at least nbr if none) that bsr_row_defect finds
 /// bad.
 template <class ExecSpace, class RowMap, class Cols, class Vals>
-long long first_bad_bsr_block_row(const ExecSpace& space, const RowMap& rm, const Cols& ci,
-                                  const Vals& va, long long nbr, long long nbc, long long nb,
-                                  long long m, long long n, int b) {
+static long long first_bad_bsr_block_row(const ExecSpace& space, const RowMap& rm, const Cols& ci,
+                                         const Vals& va, long long nbr, long long nbc, long long nb,
+                                         long long m, long long n, int b) {
   long long first = nbr;
   Kokkos::parallel_reduce(
       "spk::validate_bsr", Kokkos::RangePolicy<ExecSpace>(space, 0, nbr),
@@ -146,8 +147,8 @@ long long first_bad_bsr_block_row(const ExecSpace& space, const RowMap& rm, cons
 /// Smallest row i (at least m if none) of an ELL matrix of width w with a
 /// column index outside [-1, n) or a real entry after padding (-1).
 template <class ExecSpace, class Cols>
-long long first_bad_ell_row(const ExecSpace& space, long long m, long long n, long long w,
-                            const Cols& ci) {
+static long long first_bad_ell_row(const ExecSpace& space, long long m, long long n, long long w,
+                                   const Cols& ci) {
   long long first = m;
   Kokkos::parallel_reduce(
       "spk::validate_ell", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
@@ -169,9 +170,9 @@ long long first_bad_ell_row(const ExecSpace& space, long long m, long long n, lo
 /// from 0 to slots in multiples of C, a column index outside [-1, n), a real
 /// entry after padding, or a row that perm lists twice.
 template <class ExecSpace, class SlicePtr, class Cols, class Perm>
-long long first_bad_sell_slice(const ExecSpace& space, long long ns, long long m, long long n,
-                               long long C, long long slots, const SlicePtr& sp, const Cols& ci,
-                               const Perm& perm) {
+static long long first_bad_sell_slice(const ExecSpace& space, long long ns, long long m,
+                                      long long n, long long C, long long slots, const SlicePtr& sp,
+                                      const Cols& ci, const Perm& perm) {
   Kokkos::View<int*, typename Perm::device_type> seen("spk::validate_sell", m);
   long long first = ns;
   Kokkos::parallel_reduce(

@@ -49,9 +49,8 @@ struct SparseDot {
 /// (count, then fill), parallel over rows; O(m·n·(row + column length)).
 /// A's rows and B's columns must be sorted.
 template <class ExecSpace, class S, class O, class F, class DA, class DB>
-CsrMatrix<S, O, F, device_t<ExecSpace>> baseline_spgemm_dot(const ExecSpace& space,
-                                                            const CsrMatrix<S, O, F, DA>& A,
-                                                            const CscMatrix<S, O, F, DB>& B) {
+static CsrMatrix<S, O, F, device_t<ExecSpace>> baseline_spgemm_dot(
+    const ExecSpace& space, const CsrMatrix<S, O, F, DA>& A, const CscMatrix<S, O, F, DB>& B) {
   require_product_shapes(A, B, "spk::baseline::spgemm_dot");
   using Result = CsrMatrix<S, O, F, device_t<ExecSpace>>;
   const O m = A.num_rows(), n = B.num_cols();
@@ -111,7 +110,7 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> baseline_spgemm_dot(const ExecSpace& spa
 /// array cannot tell them from absent ones).  Throws spk::Error when the
 /// dense array would exceed max_bytes.
 template <class ExecSpace, class S, class O, class F, class DA, class DB>
-CsrMatrix<S, O, F, device_t<ExecSpace>> baseline_spgemm_dense_output(
+static CsrMatrix<S, O, F, device_t<ExecSpace>> baseline_spgemm_dense_output(
     const ExecSpace& space, const CsrMatrix<S, O, F, DA>& A, const CscMatrix<S, O, F, DB>& B,
     std::size_t max_bytes) {
   require_product_shapes(A, B, "spk::baseline::spgemm_dense_output");

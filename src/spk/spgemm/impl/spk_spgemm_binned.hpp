@@ -566,11 +566,12 @@ struct SpgemmBinOffsets {
 /// holds bin_of.nb zeros (made before the analysis' synchronisation, so that
 /// the device does not wait for their allocation after it).
 template <class ExecSpace, class Products, class Perm, class Cursors>
-std::vector<SpgemmBin> spgemm_bin_rows(const ExecSpace& space, std::int64_t m,
-                                       const SpgemmBinOf& bin_of, const SpgemmRowStats& stats,
-                                       const Products& products, const Perm& perm,
-                                       const SpgemmBinnedTuning& t,
-                                       const SpgemmScratchLayout& layout, const Cursors& cursors) {
+static std::vector<SpgemmBin> spgemm_bin_rows(const ExecSpace& space, std::int64_t m,
+                                              const SpgemmBinOf& bin_of,
+                                              const SpgemmRowStats& stats, const Products& products,
+                                              const Perm& perm, const SpgemmBinnedTuning& t,
+                                              const SpgemmScratchLayout& layout,
+                                              const Cursors& cursors) {
   const int nb = bin_of.nb;
   std::vector<SpgemmBin> bins;
   SpgemmBinOffsets offsets{};
@@ -900,10 +901,10 @@ KOKKOS_INLINE_FUNCTION void spgemm_symbolic_bitmap_row(const Group& g, const V& 
 }
 
 template <class ExecSpace, class V, class Perm, class Counts, class Products>
-void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm,
-                            const std::vector<SpgemmBin>& bins, const Counts& counts,
-                            const Products& products, std::uint64_t ncols,
-                            const SpgemmBinnedTuning& t, const SpgemmLongRowPlan& lp) {
+static void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm,
+                                   const std::vector<SpgemmBin>& bins, const Counts& counts,
+                                   const Products& products, std::uint64_t ncols,
+                                   const SpgemmBinnedTuning& t, const SpgemmLongRowPlan& lp) {
   using O = typename decltype(v.cci)::non_const_value_type;
   using S = typename decltype(v.cv)::non_const_value_type;
   using F = typename decltype(v.crm)::non_const_value_type;
@@ -1245,9 +1246,10 @@ struct BitmapNumericScratch {
 };
 
 template <class ExecSpace, class V, class Perm>
-void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
-                           const std::vector<SpgemmBin>& bins, std::uint64_t ncols,
-                           const SpgemmBinnedTuning& t, const SpgemmLongRowPlan& lp, bool sorted) {
+static void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
+                                  const std::vector<SpgemmBin>& bins, std::uint64_t ncols,
+                                  const SpgemmBinnedTuning& t, const SpgemmLongRowPlan& lp,
+                                  bool sorted) {
   using O = typename decltype(v.cci)::non_const_value_type;
   using S = typename decltype(v.cv)::non_const_value_type;
   using F = typename decltype(v.crm)::non_const_value_type;

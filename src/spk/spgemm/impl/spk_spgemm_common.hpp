@@ -26,9 +26,9 @@ void require_fits_offset(std::uint64_t nnz, std::uint64_t products, const char* 
 /// spk::Overflow (naming `who`) when nnz(C) does not fit the offset type.
 /// Returns nnz(C) (the host waits for the scan).
 template <class ExecSpace, class Counts, class RowMap>
-std::int64_t row_map_from_counts(const ExecSpace& space, const char* label, const Counts& counts,
-                                 const RowMap& row_map, std::int64_t m, std::uint64_t products,
-                                 const char* who) {
+static std::int64_t row_map_from_counts(const ExecSpace& space, const char* label,
+                                        const Counts& counts, const RowMap& row_map, std::int64_t m,
+                                        std::uint64_t products, const char* who) {
   using F = typename RowMap::non_const_value_type;
   std::int64_t nnz = 0;
   Kokkos::parallel_scan(
@@ -86,9 +86,9 @@ KOKKOS_INLINE_FUNCTION int log2_exact(std::uint64_t pow2) {
 /// products(i) = sum over A's row i of the length of B's row; returns the
 /// total (64-bit, so that it cannot wrap) and sets max_row.
 template <class ExecSpace, class ARm, class ACi, class BRm, class Products>
-std::uint64_t count_row_products(const ExecSpace& space, std::int64_t m, const ARm& arm,
-                                 const ACi& aci, const BRm& brm, const Products& products,
-                                 std::uint64_t& max_row) {
+static std::uint64_t count_row_products(const ExecSpace& space, std::int64_t m, const ARm& arm,
+                                        const ACi& aci, const BRm& brm, const Products& products,
+                                        std::uint64_t& max_row) {
   std::uint64_t total = 0;
   Kokkos::parallel_reduce(
       "spk::spgemm::count_products", Kokkos::RangePolicy<ExecSpace>(space, 0, m),

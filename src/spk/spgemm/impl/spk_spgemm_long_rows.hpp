@@ -45,12 +45,10 @@ inline std::size_t long_row_split_row_bytes(std::uint64_t ncols) {
 /// host synchronisation (the long rows' product counts), only when there is
 /// a long bin and splitting is not off.
 template <class ExecSpace, class V, class Perm, class Products>
-SpgemmLongRowSplitPlan spgemm_long_rows_split_plan(const ExecSpace& space, const V& v,
-                                                   const Perm& perm, std::vector<SpgemmBin>& bins,
-                                                   const Products& products, std::uint64_t ncols,
-                                                   const SpgemmLongRowTuning& tuning,
-                                                   const SpgemmOptions& opt, int vector_length,
-                                                   int teams) {
+static SpgemmLongRowSplitPlan spgemm_long_rows_split_plan(
+    const ExecSpace& space, const V& v, const Perm& perm, std::vector<SpgemmBin>& bins,
+    const Products& products, std::uint64_t ncols, const SpgemmLongRowTuning& tuning,
+    const SpgemmOptions& opt, int vector_length, int teams) {
   SpgemmLongRowSplitPlan plan;
   // Ranks are 32-bit positions within a row.
   if (opt.long_row_split == SpgemmLongRowSplit::Off || bins.empty() ||
@@ -135,9 +133,9 @@ struct LongRowSplitArrays {
 };
 
 template <class ExecSpace, class V, class Perm>
-LongRowSplitArrays<ExecSpace> long_row_split_arrays(const ExecSpace& space, const V& v,
-                                                    const Perm& perm,
-                                                    const SpgemmLongRowSplitPlan& sp) {
+static LongRowSplitArrays<ExecSpace> long_row_split_arrays(const ExecSpace& space, const V& v,
+                                                           const Perm& perm,
+                                                           const SpgemmLongRowSplitPlan& sp) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using HostView = Kokkos::View<const std::uint64_t*, Kokkos::HostSpace,
@@ -226,9 +224,10 @@ KOKKOS_INLINE_FUNCTION void long_row_chunk_products(const Member& member, const 
 /// Runs body(member, s, i, c0, c1, pref, alen) on one team per chunk of the
 /// split rows [s0, s1) (rows of the plan), chunks [q0, q1).
 template <class ExecSpace, class V, class Perm, class Body>
-void long_row_for_chunks(const ExecSpace& space, const char* label, const V& v, const Perm& perm,
-                         const SpgemmLongRowSplitPlan& sp, const LongRowSplitArrays<ExecSpace>& a,
-                         std::int64_t s0, std::int64_t s1, const Body& body) {
+static void long_row_for_chunks(const ExecSpace& space, const char* label, const V& v,
+                                const Perm& perm, const SpgemmLongRowSplitPlan& sp,
+                                const LongRowSplitArrays<ExecSpace>& a, std::int64_t s0,
+                                std::int64_t s1, const Body& body) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   const std::uint64_t q0 = sp.chunk_offsets[s0], q1 = sp.chunk_offsets[s1];
@@ -265,9 +264,10 @@ void long_row_for_chunks(const ExecSpace& space, const char* label, const V& v, 
 /// every chunk's team ORs its products' columns into its row's bitmap.
 /// Symbolic and numeric both start a batch with it.
 template <class ExecSpace, class V, class Perm, class Arrays, class Bits>
-void long_rows_mark_columns(const ExecSpace& space, const char* label, const V& v, const Perm& perm,
-                            const SpgemmLongRowSplitPlan& sp, const Arrays& a, const Bits& bits,
-                            std::uint64_t words, std::int64_t s0, std::int64_t s1) {
+static void long_rows_mark_columns(const ExecSpace& space, const char* label, const V& v,
+                                   const Perm& perm, const SpgemmLongRowSplitPlan& sp,
+                                   const Arrays& a, const Bits& bits, std::uint64_t words,
+                                   std::int64_t s0, std::int64_t s1) {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   Kokkos::deep_copy(space, Kokkos::subview(bits, std::make_pair(std::size_t(0), (s1 - s0) * words)),
                     0u);
@@ -286,9 +286,9 @@ void long_rows_mark_columns(const ExecSpace& space, const char* label, const V& 
 
 /// Symbolic: counts(i + 1) = the distinct columns of each split row.
 template <class ExecSpace, class V, class Perm, class Counts>
-void spgemm_long_rows_symbolic(const ExecSpace& space, const V& v, const Perm& perm,
-                               const Counts& counts, std::uint64_t ncols,
-                               const SpgemmLongRowSplitPlan& sp) {
+static void spgemm_long_rows_symbolic(const ExecSpace& space, const V& v, const Perm& perm,
+                                      const Counts& counts, std::uint64_t ncols,
+                                      const SpgemmLongRowSplitPlan& sp) {
   if (sp.rows == 0) return;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
@@ -321,8 +321,8 @@ void spgemm_long_rows_symbolic(const ExecSpace& space, const V& v, const Perm& p
 
 /// Numeric: each split row of C, sorted.
 template <class ExecSpace, class V, class Perm>
-void spgemm_long_rows_numeric(const ExecSpace& space, const V& v, const Perm& perm,
-                              std::uint64_t ncols, const SpgemmLongRowSplitPlan& sp) {
+static void spgemm_long_rows_numeric(const ExecSpace& space, const V& v, const Perm& perm,
+                                     std::uint64_t ncols, const SpgemmLongRowSplitPlan& sp) {
   if (sp.rows == 0) return;
   using O = typename decltype(v.cci)::non_const_value_type;
   using S = typename decltype(v.cv)::non_const_value_type;

@@ -356,9 +356,9 @@ KOKKOS_INLINE_FUNCTION void fill_row(const V& v, std::int64_t i, K pad, K* cci, 
 /// products each: counts(i + 1) = distinct columns of row i.  L lanes per
 /// row (32 / L rows per warp), `warps` warps per team.
 template <int L, int E, class ExecSpace, class V, class Perm, class Counts>
-void spgemm_warp_sort_symbolic(const ExecSpace& space, const V& v, const Perm& perm,
-                               std::int64_t begin, std::int64_t nr, const Counts& counts,
-                               int warps) {
+static void spgemm_warp_sort_symbolic(const ExecSpace& space, const V& v, const Perm& perm,
+                                      std::int64_t begin, std::int64_t nr, const Counts& counts,
+                                      int warps) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using O = typename decltype(v.bci)::non_const_value_type;
@@ -381,8 +381,8 @@ void spgemm_warp_sort_symbolic(const ExecSpace& space, const V& v, const Perm& p
 
 /// Numeric for the same rows: C's columns (in order) and values.
 template <int L, int E, bool Packed, class ExecSpace, class V, class Perm>
-void spgemm_warp_sort_numeric(const ExecSpace& space, const V& v, const Perm& perm,
-                              std::int64_t begin, std::int64_t nr, int warps) {
+static void spgemm_warp_sort_numeric(const ExecSpace& space, const V& v, const Perm& perm,
+                                     std::int64_t begin, std::int64_t nr, int warps) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using O = typename decltype(v.cci)::non_const_value_type;

@@ -3,7 +3,6 @@
 
 #include <impl/spk_spmv_kernels.hpp>
 #include <spk_bsr_matrix.hpp>
-#include <spk_spmv_tuning.hpp>
 
 namespace spk::Impl {
 
@@ -51,77 +50,80 @@ struct SpmvBsrHostFunctor {
   }
 };
 
-/// GPUs: a lane group per row of the matrix (row q = I·b + r of block row
-/// I).  The group's lanes walk the row's (block, column) pairs, lane l
-/// taking pairs l, l + lanes, ...; the b groups of a block row are
-/// neighbours in a warp, so together they read each block's b·b values
-/// and its b x entries at once.  Block and column advance by additions
-/// (no 64-bit division per entry).
-template <class D, class Member>
+/// GPUs: a thread per row of the matrix (row q = I·b + r of block row I).
+/// It walks its block row's blocks, reading row r of each (b consecutive
+/// values) and the block's b x entries.  The b threads of a block row are
+/// neighbours in a warp, so together they read each block whole, and a
+/// warp reads 32/b block rows side by side as a thread-per-row CSR kernel
+/// reads rows; the column index is loaded once per block instead of once
+/// per entry.  B > 0 fixes b at compile time (the loops over a block's
+/// columns unroll and q / b needs no division instruction); B = 0 reads it
+/// from D.
+template <class D, int B>
 struct SpmvBsrRowFunctor {
   D d;
-  int lanes;
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const long long q) const {
     using S = typename D::S;
-    const long long q = static_cast<long long>(t.league_rank()) * t.team_size() + t.team_rank();
-    if (q >= d.m) return;
-    const int b = d.b;
+    const int b = B > 0 ? B : d.b;
     const long long I = q / b;
     const int r = static_cast<int>(q - I * b);
     const long long bb = static_cast<long long>(b) * b;
-    const long long k0 = d.row_map(I);
-    const long long pairs = (static_cast<long long>(d.row_map(I + 1)) - k0) * b;
-    const long long dk = lanes / b;
-    const int dc = lanes % b;
+    const long long k0 = d.row_map(I), k1 = d.row_map(I + 1);
     for (int j = 0; j < d.nv; ++j) {
       S sum = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(t, lanes),
-          [&](const int lane, S& s) {
-            long long k = k0 + lane / b;
-            int c = lane % b;
-#pragma unroll 4
-            for (long long p = lane; p < pairs; p += lanes) {
-              const long long col = static_cast<long long>(d.cols(k)) * b + c;
-              if (col < d.n) s += spmv_value(d, d.vals(k * bb + r * b + c)) * spmv_x(d, col, j);
-              k += dk;
-              c += dc;
-              if (c >= b) {
-                c -= b;
-                ++k;
-              }
-            }
-          },
-          sum);
-      Kokkos::single(Kokkos::PerThread(t),
-                     [&]() { axpby_store(vec_at(d.y, q, j), sum, d.alpha, d.beta); });
+#pragma unroll 2
+      for (long long k = k0; k < k1; ++k) {
+        const long long c0 = static_cast<long long>(d.cols(k)) * b;
+        const long long at = k * bb + static_cast<long long>(r) * b;
+        if (c0 + b <= d.n) {
+#pragma unroll
+          for (int c = 0; c < b; ++c) sum += spmv_value(d, d.vals(at + c)) * spmv_x(d, c0 + c, j);
+        } else {  // the last block column, cut by the matrix's edge
+          for (int c = 0; c < d.n - c0; ++c)
+            sum += spmv_value(d, d.vals(at + c)) * spmv_x(d, c0 + c, j);
+        }
+      }
+      axpby_store(vec_at(d.y, q, j), sum, d.alpha, d.beta);
     }
   }
 };
 
+template <int B, class ExecSpace, class D>
+void spmv_bsr_rows(const ExecSpace& space, const D& d) {
+  Kokkos::parallel_for("spk::spmv.bsr", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m),
+                       SpmvBsrRowFunctor<D, B>{d});
+}
+
 template <class ExecSpace, class D>
-void spmv_bsr_normal(const ExecSpace& space, const D& d, double mean_blocks_per_row) {
+void spmv_bsr_normal(const ExecSpace& space, const D& d) {
   if constexpr (is_host_space_v<ExecSpace>) {
-    (void)mean_blocks_per_row;
     Kokkos::parallel_for("spk::spmv.bsr",
                          Kokkos::RangePolicy<ExecSpace>(space, 0, d.num_block_rows),
                          SpmvBsrHostFunctor<D>{d});
   } else {
-    using Policy = Kokkos::TeamPolicy<ExecSpace>;
-    const SpmvTuning tuning = spmv_tuning(space);
-    const int lanes = std::min(static_cast<int>(Policy::vector_length_max()),
-                               bsr_lanes_per_row(tuning, d.b, mean_blocks_per_row));
-    const int ts = std::max(1, tuning.vector_team_threads / lanes);
-    const long long league = (d.m + ts - 1) / ts;
-    Kokkos::parallel_for("spk::spmv.bsr", Policy(space, league, ts, lanes),
-                         SpmvBsrRowFunctor<D, typename Policy::member_type>{d, lanes});
+    // The block sizes of 2-4 dofs a node (elasticity, shells, Navier-Stokes
+    // in 3-D) get unrolled kernels; others read b at run time.
+    switch (d.b) {
+      case 2:
+        spmv_bsr_rows<2>(space, d);
+        break;
+      case 3:
+        spmv_bsr_rows<3>(space, d);
+        break;
+      case 4:
+        spmv_bsr_rows<4>(space, d);
+        break;
+      default:
+        spmv_bsr_rows<0>(space, d);
+        break;
+    }
   }
 }
 
 /// y += α·Aᵀx (call spmv_scale first): block (I, J) adds its columns'
 /// products with x's block I to y's block J.
 template <class ExecSpace, class D>
-void spmv_bsr_transpose(const ExecSpace& space, const D& d) {
+static void spmv_bsr_transpose(const ExecSpace& space, const D& d) {
   constexpr bool atomic = spmv_needs_atomics_v<ExecSpace>;
   Kokkos::parallel_for(
       "spk::spmv.bsr_transpose", Kokkos::RangePolicy<ExecSpace>(space, 0, d.num_block_rows),

@@ -567,7 +567,7 @@ void spmv_csr_dynamic(const ExecSpace& space, const SpmvLaunch& L, const D& d,
 
 /// y := β·y (β = 0 writes zeros, ignoring NaN in y).
 template <class ExecSpace, class Y, class S>
-void spmv_scale(const ExecSpace& space, const Y& y, const S beta) {
+static void spmv_scale(const ExecSpace& space, const Y& y, const S beta) {
   const int nv = num_vecs(y);
   Kokkos::parallel_for(
       "spk::spmv.scale", Kokkos::RangePolicy<ExecSpace>(space, 0, y.extent(0)),
@@ -582,7 +582,7 @@ void spmv_scale(const ExecSpace& space, const Y& y, const S beta) {
 /// Scatter form, y += α·Aᵀx for CSR-shaped A (also CSC in normal mode):
 /// row i of A adds α·a_ik·x_i to y(col_k).  Call spmv_scale first.
 template <class ExecSpace, class D>
-void spmv_csr_scatter(const ExecSpace& space, const D& d) {
+static void spmv_csr_scatter(const ExecSpace& space, const D& d) {
   constexpr bool atomic = spmv_needs_atomics_v<ExecSpace>;
   Kokkos::parallel_for(
       "spk::spmv.csr_transpose", Kokkos::RangePolicy<ExecSpace>(space, 0, d.num_rows),
@@ -599,8 +599,8 @@ void spmv_csr_scatter(const ExecSpace& space, const D& d) {
 /// COO: y(row_k) += α·a_k·x(col_k) with atomics (a_k conjugated when
 /// `conj`), summed in mixed_scalar_t.  Call spmv_scale first.
 template <class ExecSpace, class Rows, class Cols, class Vals, class X, class Y, class YS>
-void spmv_coo(const ExecSpace& space, const Rows& rows, const Cols& cols, const Vals& vals,
-              const X& x, const Y& y, const YS alpha_in, const bool conj) {
+static void spmv_coo(const ExecSpace& space, const Rows& rows, const Cols& cols, const Vals& vals,
+                     const X& x, const Y& y, const YS alpha_in, const bool conj) {
   using S = mixed_scalar_t<typename Vals::non_const_value_type, typename X::non_const_value_type,
                            typename Y::non_const_value_type>;
   constexpr bool atomic = spmv_needs_atomics_v<ExecSpace>;
@@ -624,7 +624,7 @@ inline constexpr bool spmv_scatter_needs_accumulator_v = !std::is_same_v<S, YS>;
 
 /// y := w + β·y, rounded once to y's type (w: the accumulation type).
 template <class ExecSpace, class W, class Y, class S>
-void spmv_accumulator_store(const ExecSpace& space, const W& w, const S beta, const Y& y) {
+static void spmv_accumulator_store(const ExecSpace& space, const W& w, const S beta, const Y& y) {
   using YS = typename Y::non_const_value_type;
   const int nv = num_vecs(y);
   Kokkos::parallel_for(

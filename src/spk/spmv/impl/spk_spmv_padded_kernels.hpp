@@ -119,7 +119,7 @@ void spmv_sell_normal(const ExecSpace& space, const D& d) {
 
 /// y += α·Aᵀx (call spmv_scale first).
 template <class ExecSpace, class D>
-void spmv_sell_transpose(const ExecSpace& space, const D& d) {
+static void spmv_sell_transpose(const ExecSpace& space, const D& d) {
   constexpr bool atomic = spmv_needs_atomics_v<ExecSpace>;
   Kokkos::parallel_for(
       "spk::spmv.sell_transpose", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m),
@@ -183,7 +183,7 @@ struct SpmvEllHostFunctor {
 /// One thread per row: consecutive threads read consecutive slots of each
 /// column of the m × width arrays.
 template <class ExecSpace, class D>
-void spmv_ell_normal(const ExecSpace& space, const D& d) {
+static void spmv_ell_normal(const ExecSpace& space, const D& d) {
   if constexpr (is_host_space_v<ExecSpace>) {
     using H = SpmvEllHostFunctor<D>;
     Kokkos::parallel_for("spk::spmv.ell",
@@ -203,7 +203,7 @@ void spmv_ell_normal(const ExecSpace& space, const D& d) {
 
 /// y += α·Aᵀx (call spmv_scale first).
 template <class ExecSpace, class D>
-void spmv_ell_transpose(const ExecSpace& space, const D& d) {
+static void spmv_ell_transpose(const ExecSpace& space, const D& d) {
   constexpr bool atomic = spmv_needs_atomics_v<ExecSpace>;
   Kokkos::parallel_for(
       "spk::spmv.ell_transpose", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m),

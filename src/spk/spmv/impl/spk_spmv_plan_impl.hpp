@@ -60,10 +60,8 @@ KOKKOS_INLINE_FUNCTION bool spmv_stream_block_starts(const RowMap& row_map, long
 /// kernel's scratch).  Returns the block starts (blocks + 1, the last =
 /// num_rows).
 template <class Ordinal, class ExecSpace, class RowMap>
-Kokkos::View<Ordinal*, typename RowMap::memory_space> spmv_stream_blocks(const ExecSpace& space,
-                                                                         const RowMap& row_map,
-                                                                         long long num_rows,
-                                                                         long long h) {
+static Kokkos::View<Ordinal*, typename RowMap::memory_space> spmv_stream_blocks(
+    const ExecSpace& space, const RowMap& row_map, long long num_rows, long long h) {
   using Blocks = Kokkos::View<Ordinal*, typename RowMap::memory_space>;
   h = std::max(1LL, h);
   long long count = 0;
@@ -102,7 +100,7 @@ SpmvRowStats spmv_cheap_stats(const Matrix& A) {
 /// The longest row of `row_map`'s n rows (one reduction, one
 /// synchronisation).
 template <class ExecSpace, class RowMap>
-long long spmv_max_row_length(const ExecSpace& space, const RowMap& row_map, long long n) {
+static long long spmv_max_row_length(const ExecSpace& space, const RowMap& row_map, long long n) {
   using F = typename RowMap::non_const_value_type;
   F max_len = 0;
   Kokkos::parallel_reduce(
@@ -117,7 +115,7 @@ long long spmv_max_row_length(const ExecSpace& space, const RowMap& row_map, lon
 
 /// Full row-length statistics (three reductions, one synchronisation).
 template <class ExecSpace, class Matrix>
-SpmvRowStats spmv_row_stats(const ExecSpace& space, const Matrix& A) {
+static SpmvRowStats spmv_row_stats(const ExecSpace& space, const Matrix& A) {
   SpmvRowStats s = spmv_cheap_stats(A);
   if (s.num_rows == 0) return s;
   using F = typename Matrix::offset_type;
@@ -146,7 +144,7 @@ SpmvRowStats spmv_row_stats(const ExecSpace& space, const Matrix& A) {
 /// Where each of `segs` merge-path segments of `items` items starts (segs +
 /// 1 rows, the last = num_rows).
 template <class Ordinal, class ExecSpace, class RowMap>
-Kokkos::View<Ordinal*, typename RowMap::memory_space> spmv_merge_path_starts(
+static Kokkos::View<Ordinal*, typename RowMap::memory_space> spmv_merge_path_starts(
     const ExecSpace& space, const RowMap& row_map, long long rows, long long nnz, long long segs,
     long long items) {
   Kokkos::View<Ordinal*, typename RowMap::memory_space> starts(
