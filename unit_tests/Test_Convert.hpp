@@ -1,6 +1,9 @@
 // Conversions on TEST_EXECSPACE compared with the serial reference.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <numeric>
+#include <random>
 #include <spk_convert.hpp>
 #include <spk_matrix_market.hpp>
 #include <spk_reference_convert.hpp>
@@ -125,6 +128,42 @@ TEST(TEST_CATEGORY, coo_to_csr_random) {
   check_all_conversions(spk_test::random_coo(1000, 700, 20000, 11, 900), "random 1000x700");
   check_all_conversions(spk_test::random_coo(257, 3000, 5000, 12), "random 257x3000");
   check_all_conversions(spk_test::random_coo(50, 50, 10000, 13), "many duplicates 50x50");
+}
+
+// Rows longer than the wide length are merged a thread per (row, column)
+// run instead of a thread per row (and sorted by the whole device): force
+// both with small wide lengths on a matrix with a long row holding repeated
+// columns, runs that sum to zero, empty rows first and last, and long
+// duplicate runs.
+TEST(TEST_CATEGORY, coo_to_csr_long_rows_every_path) {
+  std::mt19937 gen(21);
+  std::vector<int> r, c;
+  std::vector<double> v;
+  const auto add = [&](int i, int j, double x) { r.push_back(i), c.push_back(j), v.push_back(x); };
+  for (int k = 0; k < 3000; ++k) add(3, std::uniform_int_distribution<int>(0, 899)(gen), k + 1.0);
+  for (int k = 0; k < 40; ++k) add(5, 7, 0.25);  // one run of 40 duplicates
+  add(6, 1, 2.0), add(6, 1, -2.0);               // a run summing to zero
+  for (int i = 7; i < 60; ++i)
+    for (int k = 0; k < i % 5; ++k) add(i, (i * 7 + k * 13) % 900, -0.5 * k + i);
+  add(58, 899, 0.0);  // an explicit zero
+  std::vector<std::size_t> order(r.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::shuffle(order.begin(), order.end(), gen);
+  HostCoo h("h", 62, 900, static_cast<long long>(r.size()));  // rows 0-2, 4, 60, 61 empty
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    h.row_idx()(k) = r[order[k]];
+    h.col_idx()(k) = c[order[k]];
+    h.values()(k) = v[order[k]];
+  }
+  const auto dev = to_device(h);
+  for (const bool drop : {false, true}) {
+    const auto R = spk::reference::coo_to_csr(h, drop);
+    for (const long long wide_len : {16LL, 1000LL, spk::Impl::wide_segment_length<Space>()}) {
+      const auto C = spk::Impl::coo_to_csr(Space(), dev, drop, wide_len);
+      spk_test::expect_csr_equal(C, R, 0,
+                                 "wide_len " + std::to_string(wide_len) + (drop ? " drop" : ""));
+    }
+  }
 }
 
 TEST(TEST_CATEGORY, coo_to_csr_edge_shapes) {

@@ -78,7 +78,8 @@ struct IndexLess {
 template <class ExecSpace, class Map, class MajorOf, class Perm, class Less>
 static void bucket_entries(const ExecSpace& space, long long num_major, long long nnz,
                            const Map& map, const MajorOf& major_of, const Perm& perm,
-                           const Less& less) {
+                           const Less& less,
+                           long long wide_len = wide_segment_length<ExecSpace>()) {
   using F = typename Map::non_const_value_type;
   Kokkos::parallel_for(
       "spk::bucket::count", Kokkos::RangePolicy<ExecSpace>(space, 0, nnz),
@@ -98,22 +99,35 @@ static void bucket_entries(const ExecSpace& space, long long num_major, long lon
         const F p = atomic_fetch_add_integer(&cursor(major_of(k)), F(1));
         perm(p) = static_cast<typename Perm::non_const_value_type>(k);
       });
-  segmented_sort(space, map, num_major, perm, less);
+  segmented_sort(space, map, num_major, perm, less, wide_len);
 }
 
-template <class ExecSpace, class S, class O, class F, class D>
-static CsrMatrix<S, O, F, D> coo_to_csr(const ExecSpace& space, const CooMatrix<S, O, F, D>& A,
-                                        bool drop_zeros) {
-  using Matrix = CsrMatrix<S, O, F, D>;
-  const long long m = A.num_rows(), nnz = A.nnz();
-  auto ri = A.row_idx();
+/// Longest bucket of map (pointers over n buckets).
+template <class ExecSpace, class Map>
+static long long longest_bucket(const ExecSpace& space, const Map& map, long long n) {
+  long long longest = 0;
+  Kokkos::parallel_reduce(
+      "spk::coo_to_csr::longest", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+      KOKKOS_LAMBDA(const long long i, long long& mx) {
+        const long long len = static_cast<long long>(map(i + 1)) - static_cast<long long>(map(i));
+        if (len > mx) mx = len;
+      },
+      Kokkos::Max<long long>(longest));
+  return longest;
+}
+
+/// The bucketed entries of coo_to_csr (perm sorted by row, then column, then
+/// entry number) merged into C's rows, a thread per row: each row's
+/// (row, column) runs summed in input order, zero sums dropped if asked.
+template <class ExecSpace, class Matrix, class Coo, class Bucket, class Perm>
+static Matrix merge_rows_by_row(const ExecSpace& space, const Coo& A, const Bucket& bucket,
+                                const Perm& perm, bool drop_zeros) {
+  using S = typename Matrix::non_const_scalar_type;
+  using O = typename Matrix::ordinal_type;
+  using F = typename Matrix::offset_type;
+  const long long m = A.num_rows();
   auto ci = A.col_idx();
   auto va = A.values();
-  typename Matrix::row_map_type bucket("spk::coo_to_csr::bucket", m + 1);
-  Kokkos::View<F*, D> perm(Kokkos::ViewAllocateWithoutInitializing("spk::coo_to_csr::perm"), nnz);
-  bucket_entries(space, m, nnz, bucket, ri, perm, KeyThenIndexLess<decltype(ci)>{ci});
-
-  // Count the kept entries of each row (distinct columns, minus zero sums).
   typename Matrix::row_map_type row_map("spk::coo_to_csr::row_map", m + 1);
   Kokkos::parallel_for(
       "spk::coo_to_csr::count", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
@@ -149,6 +163,104 @@ static CsrMatrix<S, O, F, D> coo_to_csr(const ExecSpace& space, const CooMatrix<
         }
       });
   return C;
+}
+
+/// The same merge a thread per (row, column) run, for rows too long for one
+/// thread (a dense row of millions of entries took seconds in
+/// merge_rows_by_row on a GPU): runs are found by comparing neighbours in
+/// perm, numbered by a scan, summed, and the kept ones placed by a second
+/// scan; a row's pointer is the place of its first run.
+template <class ExecSpace, class Matrix, class Coo, class Bucket, class Perm>
+static Matrix merge_rows_by_run(const ExecSpace& space, const Coo& A, const Bucket& bucket,
+                                const Perm& perm, bool drop_zeros) {
+  using S = typename Matrix::non_const_scalar_type;
+  using F = typename Matrix::offset_type;
+  using D = typename Matrix::device_type;
+  const long long m = A.num_rows(), nnz = A.nnz();
+  auto ri = A.row_idx();
+  auto ci = A.col_idx();
+  auto va = A.values();
+  // run_of(p): the number of runs that start before entry p.
+  Kokkos::View<F*, D> run_of(Kokkos::ViewAllocateWithoutInitializing("spk::coo_to_csr::run_of"),
+                             nnz + 1);
+  Kokkos::parallel_for(
+      "spk::coo_to_csr::run_heads", Kokkos::RangePolicy<ExecSpace>(space, 0, nnz + 1),
+      KOKKOS_LAMBDA(const long long p) {
+        run_of(p) =
+            p < nnz && (p == 0 || ri(perm(p)) != ri(perm(p - 1)) || ci(perm(p)) != ci(perm(p - 1)));
+      });
+  const long long runs = exclusive_scan(space, run_of, nnz);
+  Kokkos::View<F*, D> run_start(
+      Kokkos::ViewAllocateWithoutInitializing("spk::coo_to_csr::run_start"), runs + 1);
+  Kokkos::parallel_for(
+      "spk::coo_to_csr::run_starts", Kokkos::RangePolicy<ExecSpace>(space, 0, nnz + 1),
+      KOKKOS_LAMBDA(const long long p) {
+        if (p == nnz)
+          run_start(runs) = static_cast<F>(nnz);
+        else if (run_of(p + 1) != run_of(p))
+          run_start(run_of(p)) = static_cast<F>(p);
+      });
+  Kokkos::View<S*, D> run_sum(Kokkos::ViewAllocateWithoutInitializing("spk::coo_to_csr::run_sum"),
+                              runs);
+  Kokkos::View<F*, D> place(Kokkos::ViewAllocateWithoutInitializing("spk::coo_to_csr::place"),
+                            runs + 1);
+  Kokkos::parallel_for(
+      "spk::coo_to_csr::run_sums", Kokkos::RangePolicy<ExecSpace>(space, 0, runs + 1),
+      KOKKOS_LAMBDA(const long long r) {
+        if (r == runs) {
+          place(r) = 0;
+          return;
+        }
+        S sum = 0;
+        for (F q = run_start(r); q < run_start(r + 1); ++q) sum += va(perm(q));
+        run_sum(r) = sum;
+        place(r) = !(drop_zeros && sum == S(0));
+      });
+  const F total = exclusive_scan(space, place, runs);
+  typename Matrix::row_map_type row_map(
+      Kokkos::ViewAllocateWithoutInitializing("spk::coo_to_csr::row_map"), m + 1);
+  // A row's entries start at bucket(i), the head of its first run (or of
+  // the next row's, or nnz, when it has none).
+  Kokkos::parallel_for(
+      "spk::coo_to_csr::row_pointers", Kokkos::RangePolicy<ExecSpace>(space, 0, m + 1),
+      KOKKOS_LAMBDA(const long long i) {
+        const long long p = bucket(i);
+        row_map(i) = p < nnz ? place(run_of(p)) : total;
+      });
+  Matrix C(
+      A.num_rows(), A.num_cols(), row_map,
+      typename Matrix::index_type(Kokkos::ViewAllocateWithoutInitializing("csr.col_idx"), total),
+      typename Matrix::values_type(Kokkos::ViewAllocateWithoutInitializing("csr.values"), total));
+  auto cc = C.col_idx();
+  auto cv = C.values();
+  Kokkos::parallel_for(
+      "spk::coo_to_csr::run_fill", Kokkos::RangePolicy<ExecSpace>(space, 0, runs),
+      KOKKOS_LAMBDA(const long long r) {
+        if (place(r + 1) == place(r)) return;  // dropped
+        cc(place(r)) = ci(perm(run_start(r)));
+        cv(place(r)) = run_sum(r);
+      });
+  return C;
+}
+
+/// COO -> CSR: entries bucketed by row and sorted by column (segmented
+/// sort), then merged.  Rows longer than wide_len (GPUs: the segmented
+/// sort's wide length) switch the merge from a thread per row to a thread
+/// per run; the argument lets tests force either path.
+template <class ExecSpace, class S, class O, class F, class D>
+static CsrMatrix<S, O, F, D> coo_to_csr(const ExecSpace& space, const CooMatrix<S, O, F, D>& A,
+                                        bool drop_zeros,
+                                        long long wide_len = wide_segment_length<ExecSpace>()) {
+  using Matrix = CsrMatrix<S, O, F, D>;
+  const long long m = A.num_rows(), nnz = A.nnz();
+  auto ci = A.col_idx();
+  typename Matrix::row_map_type bucket("spk::coo_to_csr::bucket", m + 1);
+  Kokkos::View<F*, D> perm(Kokkos::ViewAllocateWithoutInitializing("spk::coo_to_csr::perm"), nnz);
+  bucket_entries(space, m, nnz, bucket, A.row_idx(), perm, KeyThenIndexLess<decltype(ci)>{ci},
+                 wide_len);
+  const bool wide = wide_len < nnz && longest_bucket(space, bucket, m) > wide_len;
+  return wide ? merge_rows_by_run<ExecSpace, Matrix>(space, A, bucket, perm, drop_zeros)
+              : merge_rows_by_row<ExecSpace, Matrix>(space, A, bucket, perm, drop_zeros);
 }
 
 // (No deduced return types around KOKKOS_LAMBDA: nvcc forbids them.)
