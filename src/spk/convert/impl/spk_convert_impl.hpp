@@ -102,18 +102,34 @@ static void bucket_entries(const ExecSpace& space, long long num_major, long lon
   segmented_sort(space, map, num_major, perm, less, wide_len);
 }
 
-/// Longest bucket of map (pointers over n buckets).
-template <class ExecSpace, class Map>
-static long long longest_bucket(const ExecSpace& space, const Map& map, long long n) {
+/// Longest row of a row map over m rows (0 when m is 0).
+template <class ExecSpace, class RowMap>
+static long long longest_row(const ExecSpace& space, const RowMap& rm, long long m) {
   long long longest = 0;
   Kokkos::parallel_reduce(
-      "spk::coo_to_csr::longest", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-      KOKKOS_LAMBDA(const long long i, long long& mx) {
-        const long long len = static_cast<long long>(map(i + 1)) - static_cast<long long>(map(i));
-        if (len > mx) mx = len;
+      "spk::longest_row", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
+      KOKKOS_LAMBDA(const long long i, long long& l) {
+        const long long len = static_cast<long long>(rm(i + 1)) - static_cast<long long>(rm(i));
+        if (len > l) l = len;
       },
       Kokkos::Max<long long>(longest));
-  return longest;
+  return m > 0 ? longest : 0;
+}
+
+/// Calls f(column, sum) for each run of equal columns among bucket i's
+/// entries (perm order), summing the run's values in that order.
+template <class Bucket, class Perm, class Cols, class Vals, class Fn>
+KOKKOS_INLINE_FUNCTION void for_each_run(const Bucket& bucket, const Perm& perm, const Cols& ci,
+                                         const Vals& va, const long long i, const Fn& f) {
+  using F = typename Bucket::non_const_value_type;
+  using O = typename Cols::non_const_value_type;
+  using S = typename Vals::non_const_value_type;
+  for (F p = bucket(i); p < bucket(i + 1);) {
+    const O c = ci(perm(p));
+    S sum = 0;
+    for (; p < bucket(i + 1) && ci(perm(p)) == c; ++p) sum += va(perm(p));
+    f(c, sum);
+  }
 }
 
 /// The bucketed entries of coo_to_csr (perm sorted by row, then column, then
@@ -133,12 +149,8 @@ static Matrix merge_rows_by_row(const ExecSpace& space, const Coo& A, const Buck
       "spk::coo_to_csr::count", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
       KOKKOS_LAMBDA(const long long i) {
         F kept = 0;
-        for (F p = bucket(i); p < bucket(i + 1);) {
-          const O c = ci(perm(p));
-          S sum = 0;
-          for (; p < bucket(i + 1) && ci(perm(p)) == c; ++p) sum += va(perm(p));
-          kept += !(drop_zeros && sum == S(0));
-        }
+        for_each_run(bucket, perm, ci, va, i,
+                     [&](const O, const S& sum) { kept += !(drop_zeros && sum == S(0)); });
         row_map(i) = kept;
       });
   const F total = exclusive_scan(space, row_map, m);
@@ -152,15 +164,12 @@ static Matrix merge_rows_by_row(const ExecSpace& space, const Coo& A, const Buck
       "spk::coo_to_csr::fill", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
       KOKKOS_LAMBDA(const long long i) {
         F o = row_map(i);
-        for (F p = bucket(i); p < bucket(i + 1);) {
-          const O c = ci(perm(p));
-          S sum = 0;
-          for (; p < bucket(i + 1) && ci(perm(p)) == c; ++p) sum += va(perm(p));
-          if (drop_zeros && sum == S(0)) continue;
+        for_each_run(bucket, perm, ci, va, i, [&](const O c, const S& sum) {
+          if (drop_zeros && sum == S(0)) return;
           cc(o) = c;
           cv(o) = sum;
           ++o;
-        }
+        });
       });
   return C;
 }
@@ -258,7 +267,7 @@ static CsrMatrix<S, O, F, D> coo_to_csr(const ExecSpace& space, const CooMatrix<
   Kokkos::View<F*, D> perm(Kokkos::ViewAllocateWithoutInitializing("spk::coo_to_csr::perm"), nnz);
   bucket_entries(space, m, nnz, bucket, A.row_idx(), perm, KeyThenIndexLess<decltype(ci)>{ci},
                  wide_len);
-  const bool wide = wide_len < nnz && longest_bucket(space, bucket, m) > wide_len;
+  const bool wide = wide_len < nnz && longest_row(space, bucket, m) > wide_len;
   return wide ? merge_rows_by_run<ExecSpace, Matrix>(space, A, bucket, perm, drop_zeros)
               : merge_rows_by_row<ExecSpace, Matrix>(space, A, bucket, perm, drop_zeros);
 }
