@@ -116,6 +116,17 @@ static long long longest_row(const ExecSpace& space, const RowMap& rm, long long
   return m > 0 ? longest : 0;
 }
 
+/// A CSR matrix over the given row pointers, its `nnz` columns and values
+/// allocated but not initialised (the caller fills them).
+template <class Matrix>
+Matrix csr_for_row_map(typename Matrix::ordinal_type m, typename Matrix::ordinal_type n,
+                       const typename Matrix::row_map_type& row_map, long long nnz) {
+  return Matrix(
+      m, n, row_map,
+      typename Matrix::index_type(Kokkos::ViewAllocateWithoutInitializing("csr.col_idx"), nnz),
+      typename Matrix::values_type(Kokkos::ViewAllocateWithoutInitializing("csr.values"), nnz));
+}
+
 /// Calls f(column, sum) for each run of equal columns among bucket i's
 /// entries (perm order), summing the run's values in that order.
 template <class Bucket, class Perm, class Cols, class Vals, class Fn>
@@ -154,10 +165,7 @@ static Matrix merge_rows_by_row(const ExecSpace& space, const Coo& A, const Buck
         row_map(i) = kept;
       });
   const F total = exclusive_scan(space, row_map, m);
-  Matrix C(
-      A.num_rows(), A.num_cols(), row_map,
-      typename Matrix::index_type(Kokkos::ViewAllocateWithoutInitializing("csr.col_idx"), total),
-      typename Matrix::values_type(Kokkos::ViewAllocateWithoutInitializing("csr.values"), total));
+  const Matrix C = csr_for_row_map<Matrix>(A.num_rows(), A.num_cols(), row_map, total);
   auto cc = C.col_idx();
   auto cv = C.values();
   Kokkos::parallel_for(
@@ -236,10 +244,7 @@ static Matrix merge_rows_by_run(const ExecSpace& space, const Coo& A, const Buck
         const long long p = bucket(i);
         row_map(i) = p < nnz ? place(run_of(p)) : total;
       });
-  Matrix C(
-      A.num_rows(), A.num_cols(), row_map,
-      typename Matrix::index_type(Kokkos::ViewAllocateWithoutInitializing("csr.col_idx"), total),
-      typename Matrix::values_type(Kokkos::ViewAllocateWithoutInitializing("csr.values"), total));
+  const Matrix C = csr_for_row_map<Matrix>(A.num_rows(), A.num_cols(), row_map, total);
   auto cc = C.col_idx();
   auto cv = C.values();
   Kokkos::parallel_for(
