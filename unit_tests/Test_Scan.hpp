@@ -87,8 +87,10 @@ TEST(TEST_CATEGORY, segmented_sort_every_path) {
   Kokkos::deep_copy(d_off, h_off);
   for (const long long wide_len : {1000LL, 100000LL, spk::Impl::wide_segment_length<ExecSpace>()}) {
     auto d_perm = to_device(perm);
-    spk::Impl::segmented_sort(space, d_off, static_cast<long long>(lengths.size()), d_perm,
-                              spk::Impl::KeyThenIndexLess<decltype(d_keys)>{d_keys}, wide_len);
+    const bool wide =
+        spk::Impl::segmented_sort(space, d_off, static_cast<long long>(lengths.size()), d_perm,
+                                  spk::Impl::KeyThenIndexLess<decltype(d_keys)>{d_keys}, wide_len);
     EXPECT_EQ(to_host(d_perm), want) << "wide_len " << wide_len;
+    EXPECT_EQ(wide, wide_len < 12000) << "wide_len " << wide_len;  // 12000: the longest
   }
 }

@@ -10,6 +10,19 @@
 
 namespace spk::Impl {
 
+template <class ExecSpace, class RowMap>
+static long long longest_row(const ExecSpace& space, const RowMap& rm, long long m) {
+  long long longest = 0;
+  Kokkos::parallel_reduce(
+      "spk::longest_row", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
+      KOKKOS_LAMBDA(const long long i, long long& l) {
+        const long long len = static_cast<long long>(rm(i + 1)) - static_cast<long long>(rm(i));
+        if (len > l) l = len;
+      },
+      Kokkos::Max<long long>(longest));
+  return m > 0 ? longest : 0;
+}
+
 /// The first row longer than width (m when none).
 template <class ExecSpace, class RowMap>
 static long long first_row_longer_than(const ExecSpace& space, const RowMap& rm, long long m,

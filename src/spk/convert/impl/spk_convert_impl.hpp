@@ -74,9 +74,10 @@ struct IndexLess {
 
 /// Buckets entries by a "major" index: map gets the bucket pointers and
 /// perm the entry numbers of each bucket, sorted by `less`.  `major_of` is
-/// the View of each entry's major index.
+/// the View of each entry's major index.  Returns whether a bucket was
+/// longer than wide_len (see segmented_sort).
 template <class ExecSpace, class Map, class MajorOf, class Perm, class Less>
-static void bucket_entries(const ExecSpace& space, long long num_major, long long nnz,
+static bool bucket_entries(const ExecSpace& space, long long num_major, long long nnz,
                            const Map& map, const MajorOf& major_of, const Perm& perm,
                            const Less& less,
                            long long wide_len = wide_segment_length<ExecSpace>()) {
@@ -99,21 +100,7 @@ static void bucket_entries(const ExecSpace& space, long long num_major, long lon
         const F p = atomic_fetch_add_integer(&cursor(major_of(k)), F(1));
         perm(p) = static_cast<typename Perm::non_const_value_type>(k);
       });
-  segmented_sort(space, map, num_major, perm, less, wide_len);
-}
-
-/// Longest row of a row map over m rows (0 when m is 0).
-template <class ExecSpace, class RowMap>
-static long long longest_row(const ExecSpace& space, const RowMap& rm, long long m) {
-  long long longest = 0;
-  Kokkos::parallel_reduce(
-      "spk::longest_row", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
-      KOKKOS_LAMBDA(const long long i, long long& l) {
-        const long long len = static_cast<long long>(rm(i + 1)) - static_cast<long long>(rm(i));
-        if (len > l) l = len;
-      },
-      Kokkos::Max<long long>(longest));
-  return m > 0 ? longest : 0;
+  return segmented_sort(space, map, num_major, perm, less, wide_len);
 }
 
 /// A CSR matrix over the given row pointers, its `nnz` columns and values
@@ -228,6 +215,7 @@ static Matrix merge_rows_by_run(const ExecSpace& space, const Coo& A, const Buck
           place(r) = 0;
           return;
         }
+        // (Runs are duplicates of one entry, normally a handful.)
         S sum = 0;
         for (F q = run_start(r); q < run_start(r + 1); ++q) sum += va(perm(q));
         run_sum(r) = sum;
@@ -270,9 +258,8 @@ static CsrMatrix<S, O, F, D> coo_to_csr(const ExecSpace& space, const CooMatrix<
   auto ci = A.col_idx();
   typename Matrix::row_map_type bucket("spk::coo_to_csr::bucket", m + 1);
   Kokkos::View<F*, D> perm(Kokkos::ViewAllocateWithoutInitializing("spk::coo_to_csr::perm"), nnz);
-  bucket_entries(space, m, nnz, bucket, A.row_idx(), perm, KeyThenIndexLess<decltype(ci)>{ci},
-                 wide_len);
-  const bool wide = wide_len < nnz && longest_row(space, bucket, m) > wide_len;
+  const bool wide = bucket_entries(space, m, nnz, bucket, A.row_idx(), perm,
+                                   KeyThenIndexLess<decltype(ci)>{ci}, wide_len);
   return wide ? merge_rows_by_run<ExecSpace, Matrix>(space, A, bucket, perm, drop_zeros)
               : merge_rows_by_row<ExecSpace, Matrix>(space, A, bucket, perm, drop_zeros);
 }

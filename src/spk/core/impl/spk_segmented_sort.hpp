@@ -23,8 +23,7 @@ constexpr long long short_segment_length() {
 /// Segments longer than this are merged by the whole device (GPUs); host
 /// threads sort each segment alone.  2¹⁴: from the cost, not measured — a
 /// team's merge passes over 2¹⁴ entries take about as long as the ~9
-/// launches of the device-wide passes; on an H200 a 2.9·10⁶-entry row took
-/// 6 s by one team.
+/// launches of the device-wide passes.
 template <class ExecSpace>
 constexpr long long wide_segment_length() {
   return is_host_space_v<ExecSpace> ? std::numeric_limits<long long>::max() : (1LL << 14);
@@ -131,11 +130,14 @@ static void sort_wide_segments(const ExecSpace& space, const Offsets& offsets, c
         });
 }
 
+/// Sorts every segment; returns whether one was longer than wide_len (and
+/// so merged by the whole device), which tells callers that a thread per
+/// segment would serialise on it too.
 template <class ExecSpace, class Offsets, class Perm, class Less>
-static void segmented_sort(const ExecSpace& space, const Offsets& offsets, long long num_segments,
+static bool segmented_sort(const ExecSpace& space, const Offsets& offsets, long long num_segments,
                            const Perm& perm, const Less& less,
                            long long wide_len = wide_segment_length<ExecSpace>()) {
-  if (num_segments == 0) return;
+  if (num_segments == 0) return false;
   constexpr long long short_len = short_segment_length<ExecSpace>();
 
   // 1. Short segments: insertion sort, one thread each.  Count the long ones.
@@ -152,7 +154,7 @@ static void segmented_sort(const ExecSpace& space, const Offsets& offsets, long 
         insertion_sort(perm, b, e, less);
       },
       num_long);
-  if (num_long == 0) return;
+  if (num_long == 0) return false;
 
   // 2. List the long segments.
   Kokkos::View<long long*, typename Perm::device_type> long_segs(
@@ -219,7 +221,7 @@ static void segmented_sort(const ExecSpace& space, const Offsets& offsets, long 
 
   // 4. Wide segments: the whole device per merge pass (never on host spaces
   // unless the caller asks).
-  if (wide_len == std::numeric_limits<long long>::max()) return;
+  if (wide_len == std::numeric_limits<long long>::max()) return false;
   long long longest = 0;
   Kokkos::parallel_reduce(
       "spk::segmented_sort::longest", Kokkos::RangePolicy<ExecSpace>(space, 0, num_long),
@@ -229,7 +231,7 @@ static void segmented_sort(const ExecSpace& space, const Offsets& offsets, long 
         if (n > m) m = n;
       },
       Kokkos::Max<long long>(longest));
-  if (longest <= wide_len) return;
+  if (longest <= wide_len) return false;
   using Segs = Kokkos::View<long long*, typename Perm::device_type>;
   Segs wide(Kokkos::ViewAllocateWithoutInitializing("spk::segmented_sort::wide"), num_long);
   long long num_wide = 0;
@@ -256,6 +258,7 @@ static void segmented_sort(const ExecSpace& space, const Offsets& offsets, long 
       total);
   sort_wide_segments(space, offsets, perm, tmp, less, wide, wide_off, num_wide, total, longest,
                      short_len);
+  return true;
 }
 
 }  // namespace spk::Impl
