@@ -212,7 +212,7 @@ void run_matrix(const Space& space, const spk::perf::Options& opt, spk::perf::Re
     r.numbers = {{"ranks", double(np)}, {"pack_post_ms", post}, {"local_ms", loc},
                  {"wait_ms", wait},     {"ghost_ms", gh},       {"bytes_sent", sent}};
     add_balance(r, bal);
-    r.strings = {{"partition", part_name}};
+    r.strings = {{"partition", part_name}, {"halo", dist::to_string(A.plan().path())}};
     if (me == 0) report.add(r);
 
 #if defined(SPK_HAVE_PETSC)

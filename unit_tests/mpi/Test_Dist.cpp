@@ -701,6 +701,65 @@ TYPED_TEST(Dist, ExchangeViewsRing) {
   }
 }
 
+// The SpMV halo on each transport of this build (device to device through
+// CUDA IPC where the devices allow it, staged or direct MPI otherwise):
+// exchanged many times in a row with new values each time, so that a sender
+// that overwrote values its receiver had not read yet would show, through
+// finish and through finish_in_place + release; then the SpMV itself.
+TYPED_TEST(Dist, HaloRepeatedExchanges) {
+  using D = TypeParam;
+  using M = DMat<D>;
+  using Dev = typename M::device_type;
+  using Mem = typename M::memory_space;
+  using Space = typename M::execution_space;
+  auto A = spk::random_uniform(400, 400, 9, 31);
+  for (const bool ipc : {true, false}) {
+    spk::Settings with_ipc = spk::settings();
+    with_ipc.dist_ipc = ipc;
+    const spk::ScopedSettings scoped(with_ipc);
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    {
+      const auto rl = spk::dist::RowLayout::balanced(comm, A.num_rows());
+      auto dA = M::scatter(A, rl, rl);
+      const auto& plan = dA.plan();
+      using spk::dist::HaloPath;
+      HaloPath want = HaloPath::Direct;
+      if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible &&
+          !spk::dist::Impl::cuda_aware_mpi())
+        want =
+            ipc && spk::dist::Impl::exchanges_use_ipc<Mem>(comm) ? HaloPath::Ipc : HaloPath::Staged;
+      EXPECT_EQ(static_cast<int>(plan.path()), static_cast<int>(want)) << "dist_ipc " << ipc;
+      if (!ipc) EXPECT_NE(static_cast<int>(plan.path()), static_cast<int>(HaloPath::Ipc));
+      spk::dist::HaloBuffers<double, Dev> buf;
+      Kokkos::View<double*, Dev> x("x", rl.local_size()), ghost("ghost", plan.num_received());
+      auto xh = Kokkos::create_mirror_view(x);
+      Kokkos::View<double*, Kokkos::HostSpace> got("got", plan.num_received());
+      const auto& gids = dA.ghost_gids();
+      long long bad = 0;
+      for (int it = 0; it < 7; ++it) {
+        for (long long i = 0; i < rl.local_size(); ++i) xh(i) = rl.begin() + i + 1000.0 * it;
+        Kokkos::deep_copy(x, xh);
+        spk_test::poison(ghost);
+        plan.begin(Space(), x, ghost, buf);
+        if (it % 2 == 0) {
+          plan.finish(ghost, buf);
+          Kokkos::deep_copy(got, ghost);
+        } else {
+          const auto values = plan.finish_in_place(Space(), ghost, buf);
+          Kokkos::deep_copy(got, values);
+          plan.release(Space(), buf);
+        }
+        for (std::size_t k = 0; k < gids.size(); ++k)
+          bad += got(k) != static_cast<double>(gids[k]) + 1000.0 * it ? 1 : 0;
+      }
+      EXPECT_EQ(bad, 0) << "dist_ipc " << ipc << " rank " << rank();
+      check_spmv<D>(A, rl, rl, ipc ? "spmv, dist_ipc on" : "spmv, dist_ipc off");
+    }
+    MPI_Comm_free(&comm);
+  }
+}
+
 TYPED_TEST(Dist, BadInputThrowsOnEveryRank) {
   using D = TypeParam;
   using Space = typename spk::device_t<D>::execution_space;

@@ -5,8 +5,10 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <impl/spk_dist_exchange.hpp>
 #include <impl/spk_dist_ipc.hpp>
+#include <impl/spk_dist_ipc_halo.hpp>
 #include <memory>
 #include <spk_device.hpp>
 #include <spk_dist_layout.hpp>
@@ -15,14 +17,37 @@
 
 namespace spk::dist {
 
-/// Staging buffers of one exchange of T; reused across calls.  Kept apart
-/// from the plan so that one plan serves several value types.
+/// How one exchange of device data travels: written straight into the
+/// neighbours' memory through CUDA IPC (ranks of one node, MPI not
+/// CUDA-aware), handed to a CUDA-aware MPI as it is, or staged through
+/// page-locked host memory.  Host data always goes to MPI as it is (Direct).
+enum class HaloPath { Ipc, Direct, Staged };
+
+inline const char* to_string(HaloPath p) {
+  switch (p) {
+    case HaloPath::Ipc:
+      return "cuda-ipc";
+    case HaloPath::Direct:
+      return "direct";
+    case HaloPath::Staged:
+      return "staged";
+  }
+  return "?";
+}
+
+/// The buffers and state of one exchange of T; reused across calls.  Kept
+/// apart from the plan so that one plan serves several value types.
 template <class T, class Device>
 struct HaloBuffers {
   Kokkos::View<T*, Device> send;
-  Kokkos::View<T*, Kokkos::HostSpace> send_host, recv_host;
+  Kokkos::View<T*, Impl::StagingSpace> send_host, recv_host;
   std::vector<MPI_Request> requests;
-  bool staged = false;  // this exchange goes through the host buffers
+  HaloPath path = HaloPath::Direct;
+  // HaloPath::Ipc: the neighbour connection (made at the first exchange) and,
+  // on the device, where each send neighbour's entries go and from where.
+  std::shared_ptr<Impl::IpcHalo> ipc;
+  Kokkos::View<std::uintptr_t*, Device> ipc_targets;
+  Kokkos::View<long long*, Device> ipc_send_displs;
 };
 
 /// Who sends which owned entries to whom.  The ghost list (sorted global
@@ -79,6 +104,7 @@ class CommPlan {
     // Decide here, where every rank is, whether device exchanges over this
     // communicator go through CUDA IPC (collective the first time).
     const bool ipc = Impl::exchanges_use_ipc<memory_space>(comm_);
+    ipc_ = ipc;
     if (step) step("plan.alltoall");
     send_displs_.assign(1, 0);
     for (int r = 0; r < p; ++r)
@@ -144,9 +170,18 @@ class CommPlan {
   long long num_sent() const noexcept { return send_displs_.back(); }
   long long num_received() const noexcept { return recv_displs_.back(); }
 
-  /// Starts sending owned(send_indices) and receiving into ghost (one entry
-  /// per ghost index).  Packs on `space` and fences it before MPI sees the
-  /// buffer.  Device buffers go to MPI directly only if it is CUDA-aware.
+  /// Which way exchanges of this plan's device data travel.
+  HaloPath path() const noexcept {
+    if (ipc_) return HaloPath::Ipc;
+    return Impl::mpi_reads_directly<memory_space>() ? HaloPath::Direct : HaloPath::Staged;
+  }
+
+  /// Starts sending owned(send_indices) to the neighbours and receiving
+  /// their entries (one per ghost index).  Collective over the neighbours;
+  /// every begin is followed by finish, or by finish_in_place and release,
+  /// on every rank.  Through CUDA IPC the pack kernel on `space` stores into
+  /// the neighbours' memory and nothing waits for the device; otherwise the
+  /// pack is fenced before MPI sees the buffer.
   template <class ExecSpace, class Owned, class T, class... PG>
   void begin(const ExecSpace& space, const Owned& owned, const Kokkos::View<T*, PG...>& ghost,
              HaloBuffers<T, device_type>& buf, int tag = 7102) const {
@@ -156,36 +191,96 @@ class CommPlan {
     SPK_REQUIRE(static_cast<long long>(ghost.extent(0)) == nr, ShapeMismatch,
                 "spk::dist::CommPlan: ghost buffer has ", ghost.extent(0), " entries, expected ",
                 nr);
+    buf.path = path();
+    if (buf.path == HaloPath::Ipc) {
+      if (!buf.ipc) connect_ipc(buf, tag);
+      buf.ipc->before_pack(Impl::stream_of(space));
+      if (ns > 0)
+        Impl::pack_to_peers<U>(space, owned, send_idx_, buf.ipc_send_displs, buf.ipc_targets, ns);
+      buf.ipc->after_pack(Impl::stream_of(space));
+      return;
+    }
     if (buf.send.extent(0) != static_cast<size_t>(ns))
       buf.send = Kokkos::View<U*, device_type>(
           Kokkos::ViewAllocateWithoutInitializing("spk::dist::halo_send"), ns);
-    buf.staged = !Impl::mpi_reads_directly<memory_space>();
     auto send = buf.send;
     Impl::pack_sent(space, owned, send_idx_, send);
     space.fence();
-    if (!buf.staged) {
+    if (buf.path == HaloPath::Direct) {
       Impl::post_exchange(comm_, tag, send_ranks_, send_displs_, send.data(), recv_ranks_,
                           recv_displs_, ghost.data(), buf.requests);
       return;
     }
     if (buf.send_host.extent(0) != static_cast<size_t>(ns))
-      buf.send_host = Kokkos::View<U*, Kokkos::HostSpace>("spk::dist::halo_send_host", ns);
+      buf.send_host = Kokkos::View<U*, Impl::StagingSpace>(
+          Kokkos::ViewAllocateWithoutInitializing("spk::dist::halo_send_host"), ns);
     if (buf.recv_host.extent(0) != static_cast<size_t>(nr))
-      buf.recv_host = Kokkos::View<U*, Kokkos::HostSpace>("spk::dist::halo_recv_host", nr);
-    Kokkos::deep_copy(buf.send_host, send);
+      buf.recv_host = Kokkos::View<U*, Impl::StagingSpace>(
+          Kokkos::ViewAllocateWithoutInitializing("spk::dist::halo_recv_host"), nr);
+    Kokkos::deep_copy(space, buf.send_host, send);
+    space.fence();
     Impl::post_exchange(comm_, tag, send_ranks_, send_displs_, buf.send_host.data(), recv_ranks_,
                         recv_displs_, buf.recv_host.data(), buf.requests);
+  }
+
+  /// Finishes the exchange begun with `buf` for the work queued on `space`
+  /// from now on, and returns where the ghost values are: `ghost` itself,
+  /// or, through CUDA IPC, the buffer the neighbours wrote (no copy; valid
+  /// until release).  Through CUDA IPC the host does not wait for a device.
+  template <class ExecSpace, class T, class... PG>
+  Kokkos::View<const T*, device_type, Kokkos::MemoryUnmanaged> finish_in_place(
+      const ExecSpace& space, const Kokkos::View<T*, PG...>& ghost,
+      HaloBuffers<T, device_type>& buf) const {
+    using Result = Kokkos::View<const T*, device_type, Kokkos::MemoryUnmanaged>;
+    if (buf.path == HaloPath::Ipc) {
+      buf.ipc->wait_arrival(Impl::stream_of(space));
+      return Result(reinterpret_cast<const T*>(buf.ipc->recv_buffer()), num_received());
+    }
+    Impl::wait_all(buf.requests);
+    if (buf.path == HaloPath::Staged && ghost.extent(0) > 0) {
+      Kokkos::deep_copy(space, ghost, buf.recv_host);
+      space.fence();  // the next exchange receives into recv_host again
+    }
+    return Result(ghost.data(), ghost.extent(0));
+  }
+
+  /// After the work on `space` that reads what finish_in_place returned:
+  /// the neighbours may write the next values.
+  template <class ExecSpace, class T>
+  void release(const ExecSpace& space, HaloBuffers<T, device_type>& buf) const {
+    if (buf.path == HaloPath::Ipc) buf.ipc->release(Impl::stream_of(space));
   }
 
   /// Waits for the exchange begun with `buf`; ghost then holds the values.
   template <class T, class... PG>
   void finish(const Kokkos::View<T*, PG...>& ghost, HaloBuffers<T, device_type>& buf) const {
-    Impl::wait_all(buf.requests);
-    if (buf.staged && ghost.extent(0) > 0) Kokkos::deep_copy(ghost, buf.recv_host);
+    const typename device_type::execution_space space;
+    const auto values = finish_in_place(space, ghost, buf);
+    if (values.data() != ghost.data()) Kokkos::deep_copy(space, ghost, values);
+    release(space, buf);
+    space.fence();
   }
 
  private:
+  /// Connects buf's exchange with the neighbours' (collective between them)
+  /// and puts each send neighbour's target and range on the device.
+  template <class T>
+  void connect_ipc(HaloBuffers<T, device_type>& buf, int tag) const {
+    std::vector<long long> recv_bytes(recv_displs_);
+    for (auto& x : recv_bytes) x *= static_cast<long long>(sizeof(T));
+    buf.ipc =
+        std::make_shared<Impl::IpcHalo>(comm_, tag + 20000, send_ranks_, recv_ranks_, recv_bytes);
+    const auto& at = buf.ipc->targets();
+    Kokkos::View<std::uintptr_t*, Kokkos::HostSpace> t("spk::dist::ipc_targets", at.size());
+    for (std::size_t n = 0; n < at.size(); ++n) t(n) = reinterpret_cast<std::uintptr_t>(at[n]);
+    Kokkos::View<long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> d(
+        const_cast<long long*>(send_displs_.data()), send_displs_.size());
+    buf.ipc_targets = Kokkos::create_mirror_view_and_copy(device_type(), t);
+    buf.ipc_send_displs = Kokkos::create_mirror_view_and_copy(device_type(), d);
+  }
+
   MPI_Comm comm_ = MPI_COMM_NULL;
+  bool ipc_ = false;  // device exchanges go through CUDA IPC
   std::vector<int> send_ranks_, recv_ranks_;
   std::vector<long long> send_displs_{0}, recv_displs_{0};
   index_view send_idx_;

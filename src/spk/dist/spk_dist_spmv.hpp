@@ -23,6 +23,9 @@ struct SpmvTimes {
 
 /// y := alpha·A·x + beta·y on `space`: begin the halo exchange of x, multiply
 /// the local block while it is in flight, finish it, add the ghost block.
+/// Between the ranks of one node with CUDA devices and an MPI that is not
+/// CUDA-aware, the halo goes device to device through CUDA IPC and the host
+/// waits for the device only at the end (see CommPlan::begin).
 /// x has col_layout().local_size() entries, y row_layout().local_size().
 /// Collective; not thread-safe on one matrix (the halo buffer is shared).
 template <class ExecSpace, class S, class O, class F, class D, class X, class Y>
@@ -40,9 +43,10 @@ void spmv(const ExecSpace& space, S alpha, const DistCsrMatrix<S, O, F, D>& A, c
   if (times) times->pack_and_post += Impl::seconds_since(t), t = clock::now();
   Impl::local_spmv(space, alpha, A.local_block(), x, beta, y);
   if (times) space.fence(), times->local += Impl::seconds_since(t), t = clock::now();
-  A.plan().finish(ws.x_ghost, ws.buffers);
+  const auto x_ghost = A.plan().finish_in_place(space, ws.x_ghost, ws.buffers);
   if (times) space.fence(), times->wait += Impl::seconds_since(t), t = clock::now();
-  Impl::ghost_block_spmv(space, alpha, A, ws.x_ghost, ws.y_ghost, y);
+  Impl::ghost_block_spmv(space, alpha, A, x_ghost, ws.y_ghost, y);
+  A.plan().release(space, ws.buffers);
   space.fence();
   if (times) times->ghost += Impl::seconds_since(t), ++times->calls;
 }

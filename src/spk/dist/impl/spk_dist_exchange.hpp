@@ -15,18 +15,20 @@
 
 namespace spk::dist::Impl {
 
-/// Host memory for staging exchanges (slot 0: sends, 1: receives): page-
-/// locked in CUDA builds, where copies to and from it run several times
-/// faster than to pageable memory.  Grown as needed and kept for the
-/// process (page-locking costs more than a copy), released when Kokkos
-/// finalizes.
-inline char* staging_buffer(int slot, std::size_t bytes) {
+/// Host memory that exchanges are staged through: page-locked in CUDA
+/// builds, where copies to and from it run several times faster than to
+/// pageable memory.
 #if defined(KOKKOS_ENABLE_CUDA)
-  using Mem = Kokkos::CudaHostPinnedSpace;
+using StagingSpace = Kokkos::CudaHostPinnedSpace;
 #else
-  using Mem = Kokkos::HostSpace;
+using StagingSpace = Kokkos::HostSpace;
 #endif
-  using Buffer = Kokkos::View<char*, Mem>;
+
+/// Staging memory for exchange_views (slot 0: sends, 1: receives).  Grown
+/// as needed and kept for the process (page-locking costs more than a
+/// copy), released when Kokkos finalizes.
+inline char* staging_buffer(int slot, std::size_t bytes) {
+  using Buffer = Kokkos::View<char*, StagingSpace>;
   static Buffer* buffers = nullptr;
   if (!buffers) {
     buffers = new Buffer[2];
@@ -115,6 +117,30 @@ static void pack_sent(const ExecSpace& space, const Owned& owned, const Idx& idx
       "spk::dist::pack",
       Kokkos::RangePolicy<ExecSpace>(space, 0, static_cast<long long>(send.extent(0))),
       KOKKOS_LAMBDA(const long long k) { send(k) = owned(idx(k)); });
+}
+
+/// The pack of a device-to-device exchange: entry k of the sent list,
+/// owned(idx(k)), stored straight into its receiver's memory.  Neighbour n
+/// sends entries [displs(n), displs(n + 1)) to targets(n) (a device
+/// address, mapped here through CUDA IPC).  Queued on `space`.
+template <class T, class ExecSpace, class Owned, class Idx, class Displs, class Targets>
+static void pack_to_peers(const ExecSpace& space, const Owned& owned, const Idx& idx,
+                          const Displs& displs, const Targets& targets, long long count) {
+  const int neighbours = static_cast<int>(targets.extent(0));
+  Kokkos::parallel_for(
+      "spk::dist::pack_to_peers", Kokkos::RangePolicy<ExecSpace>(space, 0, count),
+      KOKKOS_LAMBDA(const long long k) {
+        int lo = 0, hi = neighbours;  // displs(lo) <= k < displs(hi)
+        while (hi - lo > 1) {
+          const int mid = (lo + hi) / 2;
+          if (displs(mid) <= k)
+            lo = mid;
+          else
+            hi = mid;
+        }
+        T* to = reinterpret_cast<T*>(targets(lo));
+        to[k - displs(lo)] = owned(idx(k));
+      });
 }
 
 }  // namespace spk::dist::Impl

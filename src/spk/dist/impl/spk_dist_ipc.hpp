@@ -118,6 +118,12 @@ class IpcState {
     return static_cast<char*>(it->second.ptr);
   }
 
+  /// Keeps device memory that other ranks may still have open until
+  /// teardown (see inbox).
+  void retire(void* p) {
+    if (p) retired_.push_back(p);
+  }
+
  private:
   struct Peer {
     long long generation = 0;
