@@ -17,6 +17,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <spk.hpp>
 #include <spk_dist.hpp>
@@ -701,36 +702,54 @@ TYPED_TEST(Dist, ExchangeViewsRing) {
   }
 }
 
-// The SpMV halo on each transport of this build (device to device through
-// CUDA IPC where the devices allow it, staged or direct MPI otherwise):
-// exchanged many times in a row with new values each time, so that a sender
-// that overwrote values its receiver had not read yet would show, through
-// finish and through finish_in_place + release; then the SpMV itself.
+// The transports of the SpMV halo in this build: with CUDA, device to device
+// through CUDA IPC (dist_ipc and dist_ipc_halo on) or staged through host
+// memory; on hosts, direct.  Each named by its settings.
+struct HaloMode {
+  bool ipc, ipc_halo;
+  std::string name() const {
+    return std::string("dist_ipc ") + (ipc ? "on" : "off") + ", dist_ipc_halo " +
+           (ipc_halo ? "on" : "off");
+  }
+};
+const HaloMode halo_modes[] = {{true, true}, {true, false}, {false, true}};
+
+/// The path a plan over `comm` should take in `mode`.
+template <class Mem>
+spk::dist::HaloPath expected_path(MPI_Comm comm, const HaloMode& mode) {
+  using spk::dist::HaloPath;
+  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible ||
+      spk::dist::Impl::cuda_aware_mpi())
+    return HaloPath::Direct;
+  return mode.ipc && mode.ipc_halo && spk::dist::Impl::exchanges_use_ipc<Mem>(comm)
+             ? HaloPath::Ipc
+             : HaloPath::Staged;
+}
+
+// The SpMV halo on each transport, exchanged many times in a row with new
+// values each time, so that a sender that overwrote values its receiver had
+// not read yet would show, through finish and through finish_in_place +
+// release; then the SpMV itself.
 TYPED_TEST(Dist, HaloRepeatedExchanges) {
   using D = TypeParam;
   using M = DMat<D>;
   using Dev = typename M::device_type;
-  using Mem = typename M::memory_space;
   using Space = typename M::execution_space;
   auto A = spk::random_uniform(400, 400, 9, 31);
-  for (const bool ipc : {true, false}) {
-    spk::Settings with_ipc = spk::settings();
-    with_ipc.dist_ipc = ipc;
-    const spk::ScopedSettings scoped(with_ipc);
+  for (const HaloMode& mode : halo_modes) {
+    spk::Settings s = spk::settings();
+    s.dist_ipc = mode.ipc;
+    s.dist_ipc_halo = mode.ipc_halo;
+    const spk::ScopedSettings scoped(s);
     MPI_Comm comm;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     {
       const auto rl = spk::dist::RowLayout::balanced(comm, A.num_rows());
       auto dA = M::scatter(A, rl, rl);
       const auto& plan = dA.plan();
-      using spk::dist::HaloPath;
-      HaloPath want = HaloPath::Direct;
-      if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible &&
-          !spk::dist::Impl::cuda_aware_mpi())
-        want =
-            ipc && spk::dist::Impl::exchanges_use_ipc<Mem>(comm) ? HaloPath::Ipc : HaloPath::Staged;
-      EXPECT_EQ(static_cast<int>(plan.path()), static_cast<int>(want)) << "dist_ipc " << ipc;
-      if (!ipc) EXPECT_NE(static_cast<int>(plan.path()), static_cast<int>(HaloPath::Ipc));
+      EXPECT_EQ(static_cast<int>(plan.path()),
+                static_cast<int>(expected_path<typename M::memory_space>(comm, mode)))
+          << mode.name();
       spk::dist::HaloBuffers<double, Dev> buf;
       Kokkos::View<double*, Dev> x("x", rl.local_size()), ghost("ghost", plan.num_received());
       auto xh = Kokkos::create_mirror_view(x);
@@ -753,10 +772,53 @@ TYPED_TEST(Dist, HaloRepeatedExchanges) {
         for (std::size_t k = 0; k < gids.size(); ++k)
           bad += got(k) != static_cast<double>(gids[k]) + 1000.0 * it ? 1 : 0;
       }
-      EXPECT_EQ(bad, 0) << "dist_ipc " << ipc << " rank " << rank();
-      check_spmv<D>(A, rl, rl, ipc ? "spmv, dist_ipc on" : "spmv, dist_ipc off");
+      EXPECT_EQ(bad, 0) << mode.name() << ", rank " << rank();
+      check_spmv<D>(A, rl, rl, "spmv, " + mode.name());
     }
     MPI_Comm_free(&comm);
+  }
+}
+
+// Two matrices on one communicator used in turn, and destroyed in the other
+// order than made: each halo keeps its own buffers and its own tokens.
+TYPED_TEST(Dist, HaloTwoMatricesInTurn) {
+  using D = TypeParam;
+  using M = DMat<D>;
+  using Space = typename M::execution_space;
+  auto A = spk::random_uniform(300, 300, 7, 41);
+  auto B = spk::random_uniform(300, 300, 11, 42);
+  for (const HaloMode& mode : halo_modes) {
+    spk::Settings s = spk::settings();
+    s.dist_ipc = mode.ipc;
+    s.dist_ipc_halo = mode.ipc_halo;
+    const spk::ScopedSettings scoped(s);
+    const auto rl = spk::dist::RowLayout::balanced(world(), A.num_rows());
+    auto dB = std::make_unique<M>(M::scatter(B, rl, rl));
+    auto dA = std::make_unique<M>(M::scatter(A, rl, rl));
+    Kokkos::View<double*, D> x("x", rl.local_size()), y("y", rl.local_size());
+    auto xh = Kokkos::create_mirror_view(x);
+    auto yh = Kokkos::create_mirror_view(y);
+    long long bad = 0;
+    const char order[] = "ABBABAAB";
+    for (int it = 0; order[it]; ++it) {
+      const HostCsr& H = order[it] == 'A' ? A : B;
+      for (long long i = 0; i < rl.local_size(); ++i) xh(i) = xval(rl.begin() + i) + it;
+      Kokkos::deep_copy(x, xh);
+      spk::dist::spmv(Space(), 1.0, order[it] == 'A' ? *dA : *dB, x, 0.0, y);
+      Kokkos::deep_copy(yh, y);
+      for (long long li = 0; li < rl.local_size(); ++li) {
+        const long long i = rl.begin() + li;
+        double want = 0, scale = 0;
+        for (int k = H.row_map()(i); k < H.row_map()(i + 1); ++k) {
+          const double t = H.values()(k) * (xval(H.col_idx()(k)) + it);
+          want += t, scale += std::abs(t);
+        }
+        bad += std::abs(yh(li) - want) <= 1e-12 * (1 + scale) ? 0 : 1;
+      }
+    }
+    EXPECT_EQ(bad, 0) << mode.name() << ", rank " << rank();
+    dB.reset();
+    dA.reset();
   }
 }
 

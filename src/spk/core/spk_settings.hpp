@@ -15,6 +15,7 @@
 //   SPK_SIDE_STREAMS=0|1             side_streams             1 (SideStreams::Own)
 //   SPK_MAX_BIN_STREAMS=n            max_bin_streams          4
 //   SPK_DIST_IPC=0|1                 dist_ipc                 1
+//   SPK_DIST_IPC_HALO=0|1            dist_ipc_halo            0
 //   SPK_GPU_AWARE_MPI=0|1            gpu_aware_mpi            detected at run time
 //   SPK_SPGEMM_MAX_SLABS=n           spgemm.max_slabs         the tuning policy's
 //   SPK_SPGEMM_LONG_B_ROW=n          spgemm.long_b_row        the tuning policy's
@@ -132,6 +133,11 @@ struct Settings {
   /// The distributed layer exchanges between the GPUs of one node through
   /// CUDA IPC when every pair of devices can reach each other.
   bool dist_ipc = true;
+  /// The SpMV halo (CommPlan::begin / finish) through CUDA IPC too, where
+  /// dist_ipc allows it (impl/spk_dist_ipc_halo.hpp); otherwise it is
+  /// staged through host memory.  Off by default until it has run on GPUs.
+  /// Read when a matrix's plan is built.
+  bool dist_ipc_halo = false;
   /// Whether MPI takes device buffers (see GpuAwareMpi).
   GpuAwareMpi gpu_aware_mpi = GpuAwareMpi::Detect;
   /// Overrides of the SpGEMM tuning policy for every product (per-call
@@ -193,6 +199,7 @@ inline Settings settings_from_environment(Settings base, const EnvLookup& env) {
   if (const auto v = env_integer(env, "SPK_MAX_BIN_STREAMS"))
     base.max_bin_streams = static_cast<int>(*v);
   if (const auto v = env_flag(env, "SPK_DIST_IPC")) base.dist_ipc = *v;
+  if (const auto v = env_flag(env, "SPK_DIST_IPC_HALO")) base.dist_ipc_halo = *v;
   if (const auto v = env_flag(env, "SPK_GPU_AWARE_MPI"))
     base.gpu_aware_mpi = *v ? GpuAwareMpi::Yes : GpuAwareMpi::No;
   if (const auto v = env_integer(env, "SPK_SPGEMM_MAX_SLABS"))

@@ -104,7 +104,7 @@ class CommPlan {
     // Decide here, where every rank is, whether device exchanges over this
     // communicator go through CUDA IPC (collective the first time).
     const bool ipc = Impl::exchanges_use_ipc<memory_space>(comm_);
-    ipc_ = ipc;
+    ipc_halo_ = ipc && settings().dist_ipc_halo;
     if (step) step("plan.alltoall");
     send_displs_.assign(1, 0);
     for (int r = 0; r < p; ++r)
@@ -172,7 +172,7 @@ class CommPlan {
 
   /// Which way exchanges of this plan's device data travel.
   HaloPath path() const noexcept {
-    if (ipc_) return HaloPath::Ipc;
+    if (ipc_halo_) return HaloPath::Ipc;
     return Impl::mpi_reads_directly<memory_space>() ? HaloPath::Direct : HaloPath::Staged;
   }
 
@@ -193,7 +193,7 @@ class CommPlan {
                 nr);
     buf.path = path();
     if (buf.path == HaloPath::Ipc) {
-      if (!buf.ipc) connect_ipc(buf, tag);
+      if (!buf.ipc) connect_ipc(buf);
       buf.ipc->before_pack(Impl::stream_of(space));
       if (ns > 0)
         Impl::pack_to_peers<U>(space, owned, send_idx_, buf.ipc_send_displs, buf.ipc_targets, ns);
@@ -265,11 +265,10 @@ class CommPlan {
   /// Connects buf's exchange with the neighbours' (collective between them)
   /// and puts each send neighbour's target and range on the device.
   template <class T>
-  void connect_ipc(HaloBuffers<T, device_type>& buf, int tag) const {
+  void connect_ipc(HaloBuffers<T, device_type>& buf) const {
     std::vector<long long> recv_bytes(recv_displs_);
     for (auto& x : recv_bytes) x *= static_cast<long long>(sizeof(T));
-    buf.ipc =
-        std::make_shared<Impl::IpcHalo>(comm_, tag + 20000, send_ranks_, recv_ranks_, recv_bytes);
+    buf.ipc = std::make_shared<Impl::IpcHalo>(comm_, send_ranks_, recv_ranks_, recv_bytes);
     const auto& at = buf.ipc->targets();
     Kokkos::View<std::uintptr_t*, Kokkos::HostSpace> t("spk::dist::ipc_targets", at.size());
     for (std::size_t n = 0; n < at.size(); ++n) t(n) = reinterpret_cast<std::uintptr_t>(at[n]);
@@ -280,7 +279,7 @@ class CommPlan {
   }
 
   MPI_Comm comm_ = MPI_COMM_NULL;
-  bool ipc_ = false;  // device exchanges go through CUDA IPC
+  bool ipc_halo_ = false;  // begin / finish go through CUDA IPC
   std::vector<int> send_ranks_, recv_ranks_;
   std::vector<long long> send_displs_{0}, recv_displs_{0};
   index_view send_idx_;

@@ -124,6 +124,17 @@ class IpcState {
     if (p) retired_.push_back(p);
   }
 
+  /// The first of four MPI tags for the next IpcHalo on this communicator.
+  /// Each halo has tags of its own, so the tokens of two halos used in turn
+  /// never meet; every rank makes its halos in the same order (at the first,
+  /// collective, exchange of each), so the numbers agree.  Within the tag
+  /// range MPI guarantees, above the other exchanges' tags; reused after
+  /// 5191 halos.
+  int next_halo_tags() {
+    constexpr int first = 12000, count = (32767 - first + 1) / 4;
+    return first + 4 * static_cast<int>(halos_++ % count);
+  }
+
  private:
   struct Peer {
     long long generation = 0;
@@ -136,6 +147,7 @@ class IpcState {
   std::vector<void*> retired_;
   std::map<int, Peer> peers_;
   cudaStream_t stream_ = nullptr;
+  long long halos_ = 0;
 };
 
 /// Whether every rank of comm runs on this node and every pair of the

@@ -47,8 +47,8 @@ cudaStream_t stream_of(const ExecSpace& space) {
 }
 
 /// One neighbour pattern's device-to-device exchange (see the top of this
-/// file).  Displacements in bytes, as exchange_bytes_ipc's.  Tags tag ..
-/// tag + 3 on comm are its own.
+/// file).  Displacements in bytes, as exchange_bytes_ipc's.  Its four MPI
+/// tags on comm are its own (IpcState::next_halo_tags).
 class IpcHalo {
  public:
   IpcHalo(const IpcHalo&) = delete;
@@ -57,9 +57,12 @@ class IpcHalo {
   /// Collective between the neighbours named (each must construct the
   /// matching IpcHalo).  recv_displs: where each sender's bytes go in this
   /// rank's buffer; the senders learn theirs from their receivers.
-  IpcHalo(MPI_Comm comm, int tag, const std::vector<int>& send_ranks,
-          const std::vector<int>& recv_ranks, const std::vector<long long>& recv_displs)
-      : comm_(comm), tag_(tag), send_ranks_(send_ranks), recv_ranks_(recv_ranks) {
+  IpcHalo(MPI_Comm comm, const std::vector<int>& send_ranks, const std::vector<int>& recv_ranks,
+          const std::vector<long long>& recv_displs)
+      : comm_(comm),
+        tag_(ipc_state(comm).next_halo_tags()),
+        send_ranks_(send_ranks),
+        recv_ranks_(recv_ranks) {
     const long long recv_bytes = recv_displs.back();
     if (!recv_ranks_.empty()) {
       SPK_CUDA_IPC(cudaMalloc(&buffer_, static_cast<std::size_t>(std::max(recv_bytes, 1LL))));
@@ -223,7 +226,7 @@ namespace spk::dist::Impl {
 /// makes one (exchanges_use_ipc is false).
 class IpcHalo {
  public:
-  IpcHalo(MPI_Comm, int, const std::vector<int>&, const std::vector<int>&,
+  IpcHalo(MPI_Comm, const std::vector<int>&, const std::vector<int>&,
           const std::vector<long long>&) {
     throw Error("spk::dist: CUDA IPC exchanges need a CUDA build");
   }
