@@ -90,7 +90,7 @@ def summarize(path, data, plots_dir):
         dms = f"{d['ms']:9.3f}" if d is not None and ok(d) else f"{(d or {}).get('status', 'absent'):>9}"
         print(f"{op:<12} {matrix[:30]:<30} {dflt_name[:14]:<14} {dms}  " + "  ".join(cells))
     if unusual:
-        print("\nNot measured (skipped: would not fit the memory; failed: threw):")
+        print("\nNot measured (skipped: would not fit the memory or the offset type; failed: threw):")
         for u in unusual:
             print(f"  {u}")
     print(f"\n{driver}: spk's default against each alternative (geometric mean over matrices)")
