@@ -707,6 +707,13 @@ TYPED_TEST(Dist, ExchangeViewsRing) {
 // memory; on hosts, direct.  Each named by its settings.
 struct HaloMode {
   bool ipc, ipc_halo;
+  /// The current settings with this mode's transports.
+  spk::Settings settings() const {
+    spk::Settings s = spk::settings();
+    s.dist_ipc = ipc;
+    s.dist_ipc_halo = ipc_halo;
+    return s;
+  }
   std::string name() const {
     return std::string("dist_ipc ") + (ipc ? "on" : "off") + ", dist_ipc_halo " +
            (ipc_halo ? "on" : "off");
@@ -737,10 +744,7 @@ TYPED_TEST(Dist, HaloRepeatedExchanges) {
   using Space = typename M::execution_space;
   auto A = spk::random_uniform(400, 400, 9, 31);
   for (const HaloMode& mode : halo_modes) {
-    spk::Settings s = spk::settings();
-    s.dist_ipc = mode.ipc;
-    s.dist_ipc_halo = mode.ipc_halo;
-    const spk::ScopedSettings scoped(s);
+    const spk::ScopedSettings scoped(mode.settings());
     MPI_Comm comm;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     {
@@ -788,10 +792,7 @@ TYPED_TEST(Dist, HaloTwoMatricesInTurn) {
   auto A = spk::random_uniform(300, 300, 7, 41);
   auto B = spk::random_uniform(300, 300, 11, 42);
   for (const HaloMode& mode : halo_modes) {
-    spk::Settings s = spk::settings();
-    s.dist_ipc = mode.ipc;
-    s.dist_ipc_halo = mode.ipc_halo;
-    const spk::ScopedSettings scoped(s);
+    const spk::ScopedSettings scoped(mode.settings());
     const auto rl = spk::dist::RowLayout::balanced(world(), A.num_rows());
     auto dB = std::make_unique<M>(M::scatter(B, rl, rl));
     auto dA = std::make_unique<M>(M::scatter(A, rl, rl));
