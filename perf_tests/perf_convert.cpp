@@ -5,6 +5,10 @@
 // csr_to_csc, dense_to_csr.  Effective GB/s counts each input read once and
 // each output written once; on every space the copy bandwidth measured in the
 // same run is reported, and each spk kernel's fraction of it (copy_frac).
+// Each spk result is compared with the serial loop's; one that differs is a
+// failed record naming where.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <random>
 #include <spk_perf_common.hpp>
@@ -54,6 +58,30 @@ long long naive_read(const std::string& path) {
   return k;
 }
 
+/// Where spk's compressed result (CSR: row pointers, column indices,
+/// values; CSC: the same by columns) differs from the serial loop's, or ""
+/// if they agree: the structure exactly, values to 1e-12 relative (entries
+/// summed from duplicates may be added in another order).
+template <class Map, class Idx, class Val, class RMap, class RIdx, class RVal>
+std::string first_difference(const Map& map, const Idx& idx, const Val& val, const RMap& rmap,
+                             const RIdx& ridx, const RVal& rval) {
+  const auto m = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), map);
+  const auto i = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), idx);
+  const auto v = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), val);
+  if (m.extent(0) != rmap.extent(0) || i.extent(0) != ridx.extent(0))
+    return "shape: " + std::to_string(m.extent(0)) + " pointers and " +
+           std::to_string(i.extent(0)) + " entries, the serial loop " +
+           std::to_string(rmap.extent(0)) + " and " + std::to_string(ridx.extent(0));
+  for (std::size_t r = 0; r < m.extent(0); ++r)
+    if (m(r) != rmap(r)) return "pointer " + std::to_string(r);
+  for (std::size_t k = 0; k < i.extent(0); ++k) {
+    if (i(k) != ridx(k)) return "index of entry " + std::to_string(k);
+    if (!(std::abs(v(k) - rval(k)) <= 1e-12 * std::max(1.0, std::abs(rval(k)))))
+      return "value of entry " + std::to_string(k);
+  }
+  return "";
+}
+
 template <class ExecSpace>
 void run(const perf::Options& opt, perf::Report& report) {
   const ExecSpace space;
@@ -64,6 +92,17 @@ void run(const perf::Options& opt, perf::Report& report) {
               " GB/s (read + write), concurrency " + std::to_string(space.concurrency()));
   report.print_header();
   perf::MatrixLoop matrices("convert", sp, opt.matrices, report);
+  // spk's record, or a failed one where its result differs from the serial
+  // loop's: a fast wrong conversion is not a measurement.
+  auto add_checked = [&](perf::Record& r, const std::string& difference) {
+    if (difference.empty()) {
+      r.strings.push_back({"check", "same as the serial loop"});
+      return false;
+    }
+    report.add_status(r, "failed", "differs from the serial loop's result at the " + difference);
+    matrices.step(r.op + " " + r.impl + " failed its check: " + difference);
+    return true;
+  };
   auto add = [&](perf::Record r) {
     r.space = sp;
     if (r.impl.rfind("spk", 0) == 0 && r.gbps > 0)
@@ -114,14 +153,17 @@ void run(const perf::Options& opt, perf::Report& report) {
     }
     const long long m = A.num_rows(), n = A.num_cols(), nnz = A.nnz();
     // A on the host and in the space, a shuffled COO copy on both, and the
-    // largest result (CSR or CSC) with the serial reference's.
+    // largest result (CSR or CSC) with the serial reference's and, for the
+    // check, a host copy of spk's.
     const double csr = (m + 1.0) * sizeof(F) + nnz * (sizeof(O) + sizeof(S));
     const double coo = nnz * (2.0 * sizeof(O) + sizeof(S));
     const bool host = Impl::is_host_space_v<ExecSpace>;
     std::string reason;
-    if (!(host ? perf::fits_memory(4 * csr + 2 * coo, perf::host_available_bytes(), "host", reason)
+    if (!(host ? perf::fits_memory(5 * csr + 2 * coo, perf::host_available_bytes(), "host", reason)
                : perf::fits_memory(3 * csr + coo, perf::space_memory_bytes<ExecSpace>().first,
-                                   "device", reason))) {
+                                   "device", reason) &&
+                     perf::fits_memory(4 * csr + coo, perf::host_available_bytes(), "host",
+                                       reason))) {
       report.add_status({"convert", display, "all", sp, m, n, nnz}, "skipped", reason);
       return;
     }
@@ -140,25 +182,38 @@ void run(const perf::Options& opt, perf::Report& report) {
       const auto coo_d = create_mirror_view_and_copy(Device(), coo_h);
       const double bytes = nnz * (2.0 * sizeof(O) + sizeof(S)) + nnz * (sizeof(O) + sizeof(S)) +
                            (m + 1.0) * sizeof(F);
+      decltype(coo_to_csr(space, coo_d)) C;
       const double ms = perf::median_ms(warm, reps, [&] {
-        auto C = coo_to_csr(space, coo_d);
+        C = coo_to_csr(space, coo_d);
         space.fence();
       });
-      add({"coo_to_csr", display, "spk", sp, m, n, nnz, ms, bytes / (ms * 1e6)});
+      HostCsr R;
       const double ms_ref = perf::median_ms_within(serial_budget_ms, std::min(warm, 1),
                                                    std::max(1, std::min(reps, 3)),
-                                                   [&] { reference::coo_to_csr(coo_h); });
+                                                   [&] { R = reference::coo_to_csr(coo_h); });
+      perf::Record r{"coo_to_csr", display, "spk", sp, m, n, nnz, ms, bytes / (ms * 1e6)};
+      if (!add_checked(r, first_difference(C.row_map(), C.col_idx(), C.values(), R.row_map(),
+                                           R.col_idx(), R.values())))
+        add(r);
       add({"coo_to_csr", display, "serial", "host", m, n, nnz, ms_ref, bytes / (ms_ref * 1e6)});
     }
 
     // --- csr_to_csc -----------------------------------------------------
     {
       const double bytes = 2.0 * nnz * (sizeof(O) + sizeof(S)) + (m + n + 2.0) * sizeof(F);
+      decltype(csr_to_csc(space, Ad)) C;
       const double ms = perf::median_ms(warm, reps, [&] {
-        auto C = csr_to_csc(space, Ad);
+        C = csr_to_csc(space, Ad);
         space.fence();
       });
-      add({"csr_to_csc", display, "spk", sp, m, n, nnz, ms, bytes / (ms * 1e6)});
+      {
+        const auto R = reference::csr_to_csc(A);
+        perf::Record r{"csr_to_csc", display, "spk", sp, m, n, nnz, ms, bytes / (ms * 1e6)};
+        if (!add_checked(r, first_difference(C.col_map(), C.row_idx(), C.values(), R.col_map(),
+                                             R.row_idx(), R.values())))
+          add(r);
+      }
+      C = decltype(C)();
 #if defined(SPK_HAVE_KOKKOSKERNELS)
       const auto kk = to_kokkos_kernels(Ad);
       const double ms_kk = perf::median_ms(warm, reps, [&] {
@@ -180,14 +235,19 @@ void run(const perf::Options& opt, perf::Report& report) {
       const auto dense_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dense);
       const double bytes = static_cast<double>(m) * n * sizeof(S) + nnz * (sizeof(O) + sizeof(S)) +
                            (m + 1.0) * sizeof(F);
+      decltype(dense_to_csr<O, F>(space, dense)) C;
       const double ms = perf::median_ms(warm, reps, [&] {
-        auto C = dense_to_csr<O, F>(space, dense);
+        C = dense_to_csr<O, F>(space, dense);
         space.fence();
       });
-      add({"dense_to_csr", display, "spk", sp, m, n, nnz, ms, bytes / (ms * 1e6)});
-      const double ms_ref = perf::median_ms_within(serial_budget_ms, std::min(warm, 1),
-                                                   std::max(1, std::min(reps, 3)),
-                                                   [&] { reference::dense_to_csr<O, F>(dense_h); });
+      decltype(reference::dense_to_csr<O, F>(dense_h)) R;
+      const double ms_ref = perf::median_ms_within(
+          serial_budget_ms, std::min(warm, 1), std::max(1, std::min(reps, 3)),
+          [&] { R = reference::dense_to_csr<O, F>(dense_h); });
+      perf::Record r{"dense_to_csr", display, "spk", sp, m, n, nnz, ms, bytes / (ms * 1e6)};
+      if (!add_checked(r, first_difference(C.row_map(), C.col_idx(), C.values(), R.row_map(),
+                                           R.col_idx(), R.values())))
+        add(r);
       add({"dense_to_csr", display, "serial", "host", m, n, nnz, ms_ref, bytes / (ms_ref * 1e6)});
     }
   });
