@@ -205,8 +205,8 @@ class CommPlan {
           Kokkos::ViewAllocateWithoutInitializing("spk::dist::halo_send"), ns);
     auto send = buf.send;
     Impl::pack_sent(space, owned, send_idx_, send);
-    space.fence();
     if (buf.path == HaloPath::Direct) {
+      space.fence();
       Impl::post_exchange(comm_, tag, send_ranks_, send_displs_, send.data(), recv_ranks_,
                           recv_displs_, ghost.data(), buf.requests);
       return;
@@ -217,7 +217,7 @@ class CommPlan {
     if (buf.recv_host.extent(0) != static_cast<size_t>(nr))
       buf.recv_host = Kokkos::View<U*, Impl::StagingSpace>(
           Kokkos::ViewAllocateWithoutInitializing("spk::dist::halo_recv_host"), nr);
-    Kokkos::deep_copy(space, buf.send_host, send);
+    Kokkos::deep_copy(space, buf.send_host, send);  // after the pack, on the same instance
     space.fence();
     Impl::post_exchange(comm_, tag, send_ranks_, send_displs_, buf.send_host.data(), recv_ranks_,
                         recv_displs_, buf.recv_host.data(), buf.requests);

@@ -77,9 +77,13 @@ class IpcHalo {
     MPI_Finalized(&finalized);
     if (!finalized) {
       // Drain the tokens still on their way, so that none is met by a later
-      // exchange that uses the same tags.
+      // exchange that uses the same tags (MPI called directly: a destructor
+      // must not throw).
       MPI_Waitall(static_cast<int>(pending_.size()), pending_.data(), MPI_STATUSES_IGNORE);
-      if (calls_ > 0) receive_tokens(send_ranks_, tag_ + 3);
+      char token = 0;
+      if (calls_ > 0)
+        for (int r : send_ranks_)
+          MPI_Recv(&token, 1, MPI_BYTE, r, tag_ + 3, comm_, MPI_STATUS_IGNORE);
     }
     for (void* p : targets_) cudaIpcCloseMemHandle(p);
     for (cudaEvent_t e : peer_sent_) cudaEventDestroy(e);
