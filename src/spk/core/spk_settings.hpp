@@ -15,7 +15,7 @@
 //   SPK_SIDE_STREAMS=0|1             side_streams             1 (SideStreams::Own)
 //   SPK_MAX_BIN_STREAMS=n            max_bin_streams          4
 //   SPK_DIST_IPC=0|1                 dist_ipc                 1
-//   SPK_DIST_IPC_HALO=0|1            dist_ipc_halo            0
+//   SPK_DIST_IPC_HALO=0|1            dist_ipc_halo            1
 //   SPK_GPU_AWARE_MPI=0|1            gpu_aware_mpi            detected at run time
 //   SPK_SPGEMM_MAX_SLABS=n           spgemm.max_slabs         the tuning policy's
 //   SPK_SPGEMM_LONG_B_ROW=n          spgemm.long_b_row        the tuning policy's
@@ -135,9 +135,8 @@ struct Settings {
   bool dist_ipc = true;
   /// The SpMV halo (CommPlan::begin / finish) through CUDA IPC too, where
   /// dist_ipc allows it (impl/spk_dist_ipc_halo.hpp); otherwise it is
-  /// staged through host memory.  Off by default until it has run on GPUs.
-  /// Read when a matrix's plan is built.
-  bool dist_ipc_halo = false;
+  /// staged through host memory.  Read when a matrix's plan is built.
+  bool dist_ipc_halo = true;
   /// Whether MPI takes device buffers (see GpuAwareMpi).
   GpuAwareMpi gpu_aware_mpi = GpuAwareMpi::Detect;
   /// Overrides of the SpGEMM tuning policy for every product (per-call
