@@ -57,7 +57,11 @@ if [ "$sanitize" = 1 ]; then
   asan=${SPK_ASAN_BUILD_DIR:-$build-asan}
   san_flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
   # shellcheck disable=SC2086
+  # -O1: half the compile time of -O3 under the sanitizers (the heaviest test
+  # file: 135 s against 268 s on one core), the speed AddressSanitizer's
+  # documentation recommends; the plain build above keeps -O3.
   cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
     -DSPK_ENABLE_TESTS=ON -DSPK_ENABLE_EXAMPLES=OFF -DSPK_ENABLE_PERF_TESTS=OFF -DSPK_ENABLE_MPI=OFF \
     -DSPK_TEST_BACKENDS=openmp -DCMAKE_CXX_FLAGS="$san_flags -fno-omit-frame-pointer" \
     -DCMAKE_EXE_LINKER_FLAGS="$san_flags" \
