@@ -129,16 +129,17 @@ void run_cusparse_sliced_ell(const ExecSpace& space, const Csr& A, const FormatS
   SellOptions o;
   o.slice_height = spec.slice_height;
   o.sigma = 1;
+  o.spill_width = -1;  // cuSPARSE's format has no spill
   const auto S = csr_to_sell(space, A, o);
   cusparseHandle_t h;
   cusparse_check(cusparseCreate(&h), "create");
   cusparse_check(cusparseSetStream(h, space.cuda_stream()), "set stream");
   cusparseSpMatDescr_t mat;
-  cusparse_check(cusparseCreateSlicedEll(&mat, A.num_rows(), A.num_cols(), A.nnz(), S.num_stored(),
-                                         S.slice_height(), const_cast<int*>(S.slice_ptr().data()),
-                                         const_cast<int*>(S.col_idx().data()),
-                                         const_cast<double*>(S.values().data()), CUSPARSE_INDEX_32I,
-                                         CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
+  cusparse_check(cusparseCreateSlicedEll(
+                     &mat, A.num_rows(), A.num_cols(), A.nnz(), S.values().extent(0),
+                     S.slice_height(), const_cast<int*>(S.slice_ptr().data()),
+                     const_cast<int*>(S.col_idx().data()), const_cast<double*>(S.values().data()),
+                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
                  "create sliced ell");
   poison();
   const double ms = cusparse_generic_spmv_ms(h, mat, x, y, CUSPARSE_SPMV_SELL_ALG1, time);

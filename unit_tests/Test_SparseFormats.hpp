@@ -219,16 +219,48 @@ void check_bsr_random() {
   }
 }
 
+/// Rows of A longer than `over` entries.
+template <class F>
+long long rows_longer_than(const HostCsr<F>& A, long long over) {
+  long long n = 0;
+  for (long long i = 0; i < A.num_rows(); ++i)
+    n += static_cast<long long>(A.row_map()(i + 1) - A.row_map()(i)) > over;
+  return n;
+}
+
 template <class F>
 void check_sell_random() {
+  struct Case {
+    int C, sigma;
+    long long spill;
+  };
   for (const auto& [name, A] : random_matrices<F>()) {
     const auto dA = spk::create_mirror_view_and_copy(Exec(), A);
-    for (auto [C, sigma] : {std::pair{32, 256}, {4, 1}, {3, 7}, {8, 1000}, {0, 0}}) {
-      const std::string what = name + " sell:" + std::to_string(C) + ":" + std::to_string(sigma);
+    // The default spill takes each matrix's dense row (its length is the
+    // column count, more than 16 × the mean); spill 8 takes a third of the
+    // rows besides; -1 keeps them all in the slices.
+    for (auto [C, sigma, spill] : {Case{32, 256, 0},
+                                   {4, 1, -1},
+                                   {3, 7, 8},
+                                   {8, 1000, 0},
+                                   {0, 0, 0},
+                                   {32, 256, 8},
+                                   {32, 256, -1}}) {
+      const std::string what = name + " sell:" + std::to_string(C) + ":" + std::to_string(sigma) +
+                               " spill " + std::to_string(spill);
       spk::SellOptions opt;
       opt.slice_height = C;
       opt.sigma = sigma;
+      opt.spill_width = spill;
       const auto dS = spk::csr_to_sell(Exec(), dA, opt);
+      const double mean = double(A.nnz()) / double(A.num_rows());
+      const long long over = spill > 0    ? spill
+                             : spill == 0 ? spk::sell_default_spill_width(mean)
+                                          : std::numeric_limits<long long>::max();
+      EXPECT_EQ(static_cast<long long>(dS.num_spilled()), rows_longer_than(A, over)) << what;
+      if (spill == 0) EXPECT_GE(dS.num_spilled(), 1) << what << ": the dense row";
+      EXPECT_EQ(static_cast<long long>(dS.num_positions() + dS.num_spilled()),
+                static_cast<long long>(A.num_rows()));
       if (C == 0) {
         EXPECT_EQ(dS.slice_height(), spk::sell_default_slice_height<Exec>());
         EXPECT_EQ(dS.sigma(), spk::sell_default_sigma);
@@ -240,6 +272,10 @@ void check_sell_random() {
       EXPECT_EQ(host_values(dS.slice_ptr()), host_values(hS.slice_ptr())) << what;
       EXPECT_EQ(host_values(dS.col_idx()), host_values(hS.col_idx())) << what;
       EXPECT_EQ(host_values(dS.values()), host_values(hS.values())) << what;
+      EXPECT_EQ(host_values(dS.spill_rows()), host_values(hS.spill_rows())) << what;
+      EXPECT_EQ(host_values(dS.spill_ptr()), host_values(hS.spill_ptr())) << what;
+      EXPECT_EQ(host_values(dS.spill_col_idx()), host_values(hS.spill_col_idx())) << what;
+      EXPECT_EQ(host_values(dS.spill_values()), host_values(hS.spill_values())) << what;
       EXPECT_EQ(static_cast<long long>(dS.nnz()), static_cast<long long>(A.nnz()));
       spk::validate(Exec(), dS);
       spk_test::expect_csr_equal(spk::sell_to_csr(Exec(), dS), A, 0, what + " round trip");
@@ -341,6 +377,71 @@ TEST(TEST_CATEGORY, sparse_formats_sell_hand) {
   spk_test::poison(y);
   spk::spmv(Exec(), S, x, y);  // in the original row order
   EXPECT_EQ(host_values(y), (std::vector<double>{5, 26, 0, 78}));
+}
+
+// Row 3 (4 entries) longer than the spill width 2: it leaves the slices.
+TEST(TEST_CATEGORY, sparse_formats_sell_spill_hand) {
+  using namespace formats_test;
+  const auto A = spk::create_mirror_view_and_copy(Exec(), hand_matrix());
+  spk::SellOptions opt;
+  opt.slice_height = 2;
+  opt.sigma = 4;
+  opt.spill_width = 2;
+  const auto S = spk::csr_to_sell(Exec(), A, opt);
+  // Positions: rows 0 1 2 (lengths 2 2 0, already in order); slices {0, 1}
+  // of width 2 and {2, padding} of width 0.
+  EXPECT_EQ(S.num_positions(), 3);
+  EXPECT_EQ(S.num_spilled(), 1);
+  EXPECT_EQ(S.nnz(), 8);
+  EXPECT_EQ(S.num_stored(), 8u);
+  EXPECT_EQ(host_values(S.perm()), (std::vector<double>{0, 1, 2}));
+  EXPECT_EQ(host_values(S.slice_ptr()), (std::vector<double>{0, 4, 4}));
+  EXPECT_EQ(host_values(S.col_idx()), (std::vector<double>{0, 1, 1, 4}));
+  EXPECT_EQ(host_values(S.values()), (std::vector<double>{1, 3, 2, 4}));
+  EXPECT_EQ(host_values(S.spill_rows()), (std::vector<double>{3}));
+  EXPECT_EQ(host_values(S.spill_ptr()), (std::vector<double>{0, 4}));
+  EXPECT_EQ(host_values(S.spill_col_idx()), (std::vector<double>{0, 1, 2, 4}));
+  EXPECT_EQ(host_values(S.spill_values()), (std::vector<double>{5, 6, 7, 8}));
+  spk::validate(Exec(), S);
+  using MS = typename Exec::memory_space;
+  Kokkos::View<double*, MS> x("x", 5), y("y", 4), xt("xt", 4), yt("yt", 5);
+  auto hx = Kokkos::create_mirror_view(x);
+  for (int i = 0; i < 5; ++i) hx(i) = i + 1;
+  Kokkos::deep_copy(x, hx);
+  spk_test::poison(y);
+  spk::spmv(Exec(), S, x, y);
+  EXPECT_EQ(host_values(y), (std::vector<double>{5, 26, 0, 78}));
+  auto hxt = Kokkos::create_mirror_view(xt);
+  for (int i = 0; i < 4; ++i) hxt(i) = i + 1;
+  Kokkos::deep_copy(xt, hxt);
+  spk::SpmvOptions t;
+  t.mode = spk::Mode::Transpose;
+  spk_test::poison(yt);
+  spk::spmv(Exec(), S, xt, yt, t);
+  // Aᵀ·(1 2 3 4): column 0: 1 + 5·4, column 1: 2 + 3·2 + 6·4, column 2: 7·4,
+  // column 3: none, column 4: 4·2 + 8·4.
+  EXPECT_EQ(host_values(yt), (std::vector<double>{21, 32, 28, 0, 40}));
+  spk_test::expect_csr_equal(spk::sell_to_csr(Exec(), S), hand_matrix(), 0, "spill round trip");
+
+  // A spill row that the slices hold too, and one outside the matrix.
+  using Sell = spk::SellMatrix<double, int, int, Exec>;
+  auto with_spill_row = [&](int row) {
+    typename Sell::index_type rows("rows", 1);
+    Kokkos::deep_copy(rows, row);
+    return Sell(4, 5, 2, 4, 8, S.perm(), S.slice_ptr(), S.col_idx(), S.values(), rows,
+                S.spill_ptr(), S.spill_col_idx(), S.spill_values());
+  };
+  expect_invalid([&] { spk::validate(Exec(), with_spill_row(1)); }, {"spill row 0"});
+  expect_invalid([&] { spk::validate(Exec(), with_spill_row(7)); }, {"spill row 0"});
+  // Sizes that do not add up: 3 positions and 1 spill row for 5 rows.
+  expect_invalid(
+      [&] {
+        Sell(5, 5, 2, 4, 8, S.perm(), S.slice_ptr(), S.col_idx(), S.values(), S.spill_rows(),
+             S.spill_ptr(), S.spill_col_idx(), S.spill_values());
+      },
+      {"perm has 3 entries and the spill 1 rows, expected 5"});
+  opt.spill_width = -2;
+  expect_invalid([&] { spk::csr_to_sell(Exec(), A, opt); }, {"spill width -2"});
 }
 
 TEST(TEST_CATEGORY, sparse_formats_ell_hyb_hand) {

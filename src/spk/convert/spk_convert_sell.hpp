@@ -1,8 +1,10 @@
 // CSR <-> SELL-C-σ conversions as Kokkos parallel patterns.
 //
-//   csr_to_sell(space, A, options)   rows sorted by length within windows of
-//                                    σ, cut into slices of C, each padded to
-//                                    its longest row (column -1, value 0)
+//   csr_to_sell(space, A, options)   rows far longer than the mean to the
+//                                    spill (CSR form), the others sorted by
+//                                    length within windows of σ, cut into
+//                                    slices of C, each padded to its longest
+//                                    row (column -1, value 0)
 //   sell_to_csr(space, S)            back to A exactly (rows in their
 //                                    original order, entries in row order)
 #pragma once
@@ -18,6 +20,9 @@ namespace spk {
 struct SellOptions {
   int slice_height = 0;  ///< C; 0: sell_default_slice_height of the execution space
   int sigma = 0;         ///< σ, rows sorted together; 0: sell_default_sigma; 1: no sorting
+  /// Rows longer than this go to the spill; 0: sell_default_spill_width of
+  /// the mean row length; -1: no spill.
+  long long spill_width = 0;
 };
 
 template <class ExecSpace, class S, class O, class F, class D>
@@ -32,8 +37,14 @@ SellMatrix<std::remove_const_t<S>, O, F, D> csr_to_sell(const ExecSpace& space,
   SPK_REQUIRE(options.slice_height >= 0 && options.sigma >= 0 && C <= 1024, InvalidMatrix,
               "csr_to_sell: slice height ", options.slice_height, " and sigma ", options.sigma,
               " must be >= 0 (0: default), the slice height at most 1024");
+  SPK_REQUIRE(options.spill_width >= -1, InvalidMatrix, "csr_to_sell: spill width ",
+              options.spill_width, " must be >= -1 (0: default, -1: no spill)");
   validate(space, A);
-  return Impl::csr_to_sell(space, A, C, sigma);
+  const double mean = A.num_rows() ? double(A.nnz()) / double(A.num_rows()) : 0.0;
+  const long long spill_over = options.spill_width > 0    ? options.spill_width
+                               : options.spill_width == 0 ? sell_default_spill_width(mean)
+                                                          : std::numeric_limits<long long>::max();
+  return Impl::csr_to_sell(space, A, C, sigma, spill_over);
 }
 template <class S, class O, class F, class D>
 auto csr_to_sell(const CsrMatrix<S, O, F, D>& A, const SellOptions& options = {}) {

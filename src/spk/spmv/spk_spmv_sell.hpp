@@ -4,8 +4,9 @@
 // the matrix's perm).
 //
 // Normal mode: on GPUs a thread per row, a warp per slice when C = 32; on
-// host spaces a thread per slice.  Transposed mode scatters with atomics.
-// β = 0 never reads y.  options.algorithm is not used.
+// host spaces a thread per slice; the spill's rows a team each.  Transposed
+// mode scatters with atomics.  β = 0 never reads y.  options.algorithm is
+// not used.
 #pragma once
 
 #include <impl/spk_spmv_padded_kernels.hpp>
@@ -39,14 +40,22 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha,
                y,
                Impl::scalar_cast<Acc>(alpha),
                Impl::scalar_cast<Acc>(beta),
-               A.num_rows(),
+               A.num_positions(),
                A.slice_height(),
                Impl::num_vecs(y),
-               options.mode == Mode::ConjugateTranspose};
-  if (t)
+               options.mode == Mode::ConjugateTranspose,
+               A.spill_rows(),
+               A.spill_ptr(),
+               A.spill_col_idx(),
+               A.spill_values(),
+               A.num_spilled()};
+  if (t) {
     Impl::spmv_sell_transpose(space, d);
-  else
+    Impl::spmv_sell_spill_transpose(space, d);
+  } else {
     Impl::spmv_sell_normal(space, d);
+    Impl::spmv_sell_spill_normal(space, d);
+  }
 }
 
 template <class S, class O, class F, class D, class X, class Y>

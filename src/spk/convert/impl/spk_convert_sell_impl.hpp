@@ -21,28 +21,95 @@ struct LongerRowFirst {
   }
 };
 
+/// The spill of a SELL matrix: rows longer than `spill_over` of A, in CSR
+/// form over their row numbers, and the other rows (the positions of the
+/// sliced part) in their original order.
+template <class Sell>
+struct SellSplit {
+  typename Sell::index_type positions, spill_rows, spill_col_idx;
+  typename Sell::slice_ptr_type spill_ptr;
+  typename Sell::values_type spill_values;
+};
+
+template <class Sell, class ExecSpace, class S, class O, class F, class D>
+static SellSplit<Sell> split_long_rows(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A,
+                                       const long long spill_over) {
+  const long long m = A.num_rows();
+  auto rm = A.row_map();
+  auto ci = A.col_idx();
+  auto va = A.values();
+  // kept(i): how many rows before i stay in the slices.
+  Kokkos::View<long long*, D> kept("spk::csr_to_sell::kept", m + 1);
+  Kokkos::parallel_for(
+      "spk::csr_to_sell::keep", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
+      KOKKOS_LAMBDA(const long long i) {
+        kept(i) = static_cast<long long>(rm(i + 1) - rm(i)) <= spill_over;
+      });
+  const long long positions = exclusive_scan(space, kept, m), k = m - positions;
+  SellSplit<Sell> out;
+  out.positions =
+      typename Sell::index_type(Kokkos::ViewAllocateWithoutInitializing("sell.perm"), positions);
+  out.spill_rows =
+      typename Sell::index_type(Kokkos::ViewAllocateWithoutInitializing("sell.spill_rows"), k);
+  out.spill_ptr = typename Sell::slice_ptr_type("sell.spill_ptr", k + 1);
+  auto pos = out.positions;
+  auto rows = out.spill_rows;
+  auto sptr = out.spill_ptr;
+  Kokkos::parallel_for(
+      "spk::csr_to_sell::split", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
+      KOKKOS_LAMBDA(const long long i) {
+        if (kept(i + 1) > kept(i)) {
+          pos(kept(i)) = static_cast<O>(i);
+        } else {
+          rows(i - kept(i)) = static_cast<O>(i);
+          sptr(i - kept(i)) = static_cast<F>(rm(i + 1) - rm(i));
+        }
+      });
+  const long long entries = exclusive_scan(space, sptr, k);
+  out.spill_col_idx = typename Sell::index_type(
+      Kokkos::ViewAllocateWithoutInitializing("sell.spill_col_idx"), entries);
+  out.spill_values = typename Sell::values_type(
+      Kokkos::ViewAllocateWithoutInitializing("sell.spill_values"), entries);
+  auto sc = out.spill_col_idx;
+  auto sv = out.spill_values;
+  // A team per spilled row: the rows are long, and few.
+  using Team = Kokkos::TeamPolicy<ExecSpace>;
+  if (k > 0)
+    Kokkos::parallel_for(
+        "spk::csr_to_sell::spill", Team(space, k, Kokkos::AUTO),
+        KOKKOS_LAMBDA(const typename Team::member_type& t) {
+          const long long j = t.league_rank();
+          const long long from = rm(rows(j)), to = sptr(j);
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(t, static_cast<long long>(sptr(j + 1)) - to),
+                               [&](const long long q) {
+                                 sc(to + q) = ci(from + q);
+                                 sv(to + q) = va(from + q);
+                               });
+        });
+  return out;
+}
+
 template <class ExecSpace, class S, class O, class F, class D>
 static SellMatrix<S, O, F, D> csr_to_sell(const ExecSpace& space, const CsrMatrix<S, O, F, D>& A,
-                                          int C, int sigma) {
+                                          int C, int sigma, long long spill_over) {
   using Sell = SellMatrix<S, O, F, D>;
-  const long long m = A.num_rows();
-  const long long ns = (m + C - 1) / C;
   auto rm = A.row_map();
   auto ci = A.col_idx();
   auto va = A.values();
 
-  // perm: rows sorted by length within each window of σ rows.
-  typename Sell::index_type perm(Kokkos::ViewAllocateWithoutInitializing("sell.perm"), m);
-  Kokkos::parallel_for(
-      "spk::csr_to_sell::identity", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
-      KOKKOS_LAMBDA(const long long i) { perm(i) = static_cast<O>(i); });
-  if (sigma > 1 && m > 1) {
-    const long long nw = (m + sigma - 1) / sigma;
+  // perm: the rows that stay (all but the spill), sorted by length within
+  // each window of σ positions.
+  auto split = split_long_rows<Sell>(space, A, spill_over);
+  auto perm = split.positions;
+  const long long np = perm.extent(0);  // positions
+  const long long ns = (np + C - 1) / C;
+  if (sigma > 1 && np > 1) {
+    const long long nw = (np + sigma - 1) / sigma;
     Kokkos::View<long long*, D> windows(Kokkos::ViewAllocateWithoutInitializing("sell.windows"),
                                         nw + 1);
     Kokkos::parallel_for(
         "spk::csr_to_sell::windows", Kokkos::RangePolicy<ExecSpace>(space, 0, nw + 1),
-        KOKKOS_LAMBDA(const long long w) { windows(w) = w * sigma < m ? w * sigma : m; });
+        KOKKOS_LAMBDA(const long long w) { windows(w) = w * sigma < np ? w * sigma : np; });
     segmented_sort(space, windows, nw, perm, LongerRowFirst<decltype(rm)>{rm});
   }
 
@@ -52,7 +119,7 @@ static SellMatrix<S, O, F, D> csr_to_sell(const ExecSpace& space, const CsrMatri
       "spk::csr_to_sell::widths", Kokkos::RangePolicy<ExecSpace>(space, 0, ns),
       KOKKOS_LAMBDA(const long long s) {
         long long w = 0;
-        for (long long p = s * C; p < s * C + C && p < m; ++p) {
+        for (long long p = s * C; p < s * C + C && p < np; ++p) {
           const long long len = rm(perm(p) + 1) - rm(perm(p));
           w = len > w ? len : w;
         }
@@ -76,7 +143,7 @@ static SellMatrix<S, O, F, D> csr_to_sell(const ExecSpace& space, const CsrMatri
         const long long s = p / C, r = p % C;
         const long long base = ptr(s), w = (ptr(s + 1) - base) / C;
         long long k = 0;
-        if (p < m) {
+        if (p < np) {
           const long long row = perm(p);
           for (auto q = rm(row); q < rm(row + 1); ++q, ++k) {
             cols(base + k * C + r) = ci(q);
@@ -88,21 +155,29 @@ static SellMatrix<S, O, F, D> csr_to_sell(const ExecSpace& space, const CsrMatri
           vals(base + k * C + r) = S(0);
         }
       });
-  return Sell(A.num_rows(), A.num_cols(), C, sigma, A.nnz(), perm, slice_ptr, cols, vals);
+  return Sell(A.num_rows(), A.num_cols(), C, sigma, A.nnz(), perm, slice_ptr, cols, vals,
+              split.spill_rows, split.spill_ptr, split.spill_col_idx, split.spill_values);
 }
 
 template <class ExecSpace, class S, class O, class F, class D>
 static CsrMatrix<S, O, F, D> sell_to_csr(const ExecSpace& space, const SellMatrix<S, O, F, D>& A) {
   using Csr = CsrMatrix<S, O, F, D>;
-  const long long m = A.num_rows();
+  const long long m = A.num_rows(), positions = A.num_positions(), k = A.num_spilled();
   const long long C = A.slice_height();
   auto perm = A.perm();
   auto sp = A.slice_ptr();
   auto sc = A.col_idx();
   auto sv = A.values();
+  auto rows = A.spill_rows();
+  auto xp = A.spill_ptr();
+  auto xc = A.spill_col_idx();
+  auto xv = A.spill_values();
   typename Csr::row_map_type row_map("spk::sell_to_csr::row_map", m + 1);
   Kokkos::parallel_for(
-      "spk::sell_to_csr::count", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
+      "spk::sell_to_csr::count_spill", Kokkos::RangePolicy<ExecSpace>(space, 0, k),
+      KOKKOS_LAMBDA(const long long j) { row_map(rows(j)) = xp(j + 1) - xp(j); });
+  Kokkos::parallel_for(
+      "spk::sell_to_csr::count", Kokkos::RangePolicy<ExecSpace>(space, 0, positions),
       KOKKOS_LAMBDA(const long long p) {
         const long long s = p / C, r = p % C;
         const long long base = sp(s), w = (static_cast<long long>(sp(s + 1)) - base) / C;
@@ -116,16 +191,29 @@ static CsrMatrix<S, O, F, D> sell_to_csr(const ExecSpace& space, const SellMatri
         typename Csr::values_type(Kokkos::ViewAllocateWithoutInitializing("csr.values"), total));
   auto cc = B.col_idx();
   auto cv = B.values();
+  using Team = Kokkos::TeamPolicy<ExecSpace>;
+  if (k > 0)
+    Kokkos::parallel_for(
+        "spk::sell_to_csr::fill_spill", Team(space, k, Kokkos::AUTO),
+        KOKKOS_LAMBDA(const typename Team::member_type& t) {
+          const long long j = t.league_rank();
+          const long long from = xp(j), to = row_map(rows(j));
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(t, static_cast<long long>(xp(j + 1)) - from),
+                               [&](const long long q) {
+                                 cc(to + q) = xc(from + q);
+                                 cv(to + q) = xv(from + q);
+                               });
+        });
   Kokkos::parallel_for(
-      "spk::sell_to_csr::fill", Kokkos::RangePolicy<ExecSpace>(space, 0, m),
+      "spk::sell_to_csr::fill", Kokkos::RangePolicy<ExecSpace>(space, 0, positions),
       KOKKOS_LAMBDA(const long long p) {
         const long long s = p / C, r = p % C;
         const long long base = sp(s);
         const long long row = perm(p);
-        long long k = 0;
-        for (auto q = row_map(row); q < row_map(row + 1); ++q, ++k) {
-          cc(q) = sc(base + k * C + r);
-          cv(q) = sv(base + k * C + r);
+        long long slot = 0;
+        for (auto q = row_map(row); q < row_map(row + 1); ++q, ++slot) {
+          cc(q) = sc(base + slot * C + r);
+          cv(q) = sv(base + slot * C + r);
         }
       });
   return B;

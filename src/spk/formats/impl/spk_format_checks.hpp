@@ -165,15 +165,16 @@ static long long first_bad_ell_row(const ExecSpace& space, long long m, long lon
   return first;
 }
 
-/// Smallest slice s (at least ns if none) of a SELL-C matrix (C rows a
-/// slice, `slots` stored entries) that is bad: slice pointers not rising
-/// from 0 to slots in multiples of C, a column index outside [-1, n), a real
-/// entry after padding, or a row that perm lists twice.
-template <class ExecSpace, class SlicePtr, class Cols, class Perm>
-static long long first_bad_sell_slice(const ExecSpace& space, long long ns, long long m,
-                                      long long n, long long C, long long slots, const SlicePtr& sp,
-                                      const Cols& ci, const Perm& perm) {
-  Kokkos::View<int*, typename Perm::device_type> seen("spk::validate_sell", m);
+/// Smallest slice s (at least ns if none) of a SELL-C matrix's sliced part
+/// (`positions` rows, C a slice, `slots` stored entries) that is bad: slice
+/// pointers not rising from 0 to slots in multiples of C, a column index
+/// outside [-1, n), a real entry after padding, or a row outside [0, m) or
+/// listed twice (seen, m zeros on entry, counts the rows met).
+template <class ExecSpace, class SlicePtr, class Cols, class Perm, class Seen>
+static long long first_bad_sell_slice(const ExecSpace& space, long long ns, long long positions,
+                                      long long m, long long n, long long C, long long slots,
+                                      const SlicePtr& sp, const Cols& ci, const Perm& perm,
+                                      const Seen& seen) {
   long long first = ns;
   Kokkos::parallel_reduce(
       "spk::validate_sell", Kokkos::RangePolicy<ExecSpace>(space, 0, ns),
@@ -184,11 +185,11 @@ static long long first_bad_sell_slice(const ExecSpace& space, long long ns, long
         const long long w = ok ? (e - b) / C : 0;
         for (long long r = 0; ok && r < C; ++r) {
           const long long p = s * C + r;
-          if (p < m) {
+          if (p < positions) {
             const long long row = perm(p);
             ok = row >= 0 && row < m && Kokkos::atomic_fetch_add(&seen(row), 1) == 0;
           }
-          bool padding = p >= m;
+          bool padding = p >= positions;
           for (long long k = 0; ok && k < w; ++k) {
             const long long c = ci(b + k * C + r);
             ok = c >= -1 && c < n && !(padding && c >= 0);
@@ -196,6 +197,29 @@ static long long first_bad_sell_slice(const ExecSpace& space, long long ns, long
           }
         }
         if (!ok && s < bad) bad = s;
+      },
+      Kokkos::Min<long long>(first));
+  return first;
+}
+
+/// The first bad row of a SELL matrix's spill (k rows), or k: pointers not
+/// rising from 0 to the spill's entries, a row outside [0, m) or already in
+/// `seen` (marked by first_bad_sell_slice), a column outside [0, n).
+template <class ExecSpace, class Rows, class Ptr, class Cols, class Seen>
+static long long first_bad_sell_spill(const ExecSpace& space, long long k, long long m, long long n,
+                                      const Rows& rows, const Ptr& ptr, const Cols& ci,
+                                      const Seen& seen) {
+  const long long entries = ci.extent(0);
+  long long first = k;
+  Kokkos::parallel_reduce(
+      "spk::validate_sell_spill", Kokkos::RangePolicy<ExecSpace>(space, 0, k),
+      KOKKOS_LAMBDA(const long long i, long long& bad) {
+        const long long b = ptr(i), e = ptr(i + 1), row = rows(i);
+        bool ok = b >= 0 && b <= e && e <= entries && (i > 0 || b == 0) &&
+                  (i < k - 1 || e == entries) && row >= 0 && row < m &&
+                  Kokkos::atomic_fetch_add(&seen(row), 1) == 0;
+        for (long long q = b; ok && q < e; ++q) ok = ci(q) >= 0 && ci(q) < n;
+        if (!ok && i < bad) bad = i;
       },
       Kokkos::Min<long long>(first));
   return first;

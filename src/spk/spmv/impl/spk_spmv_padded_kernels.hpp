@@ -54,9 +54,15 @@ struct SpmvSellData {
   X x;
   Y y;
   S alpha, beta;
-  long long m;
+  long long m;  // positions: the rows of the sliced part
   int C, nv;
   bool conj = false;  // Aᴴ: conjugate A's values
+  // The spill: k rows in CSR form over their row numbers.
+  Perm spill_rows;
+  Ptr spill_ptr;
+  Cols spill_cols;
+  Vals spill_vals;
+  long long k = 0;
 };
 
 /// GPUs: one thread per position of a slice; thread r of slice s reads slots
@@ -115,6 +121,56 @@ void spmv_sell_normal(const ExecSpace& space, const D& d) {
     Kokkos::parallel_for("spk::spmv.sell", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m),
                          SpmvSellRowFunctor<D>{d});
   }
+}
+
+/// The spill rows of y := α·A·x + β·y: a team per row (few rows, each far
+/// longer than the mean), its entries summed by the team.
+template <class ExecSpace, class D>
+static void spmv_sell_spill_normal(const ExecSpace& space, const D& d) {
+  if (d.k == 0) return;
+  using Team = Kokkos::TeamPolicy<ExecSpace>;
+  Kokkos::parallel_for(
+      "spk::spmv.sell_spill", Team(space, d.k, Kokkos::AUTO),
+      KOKKOS_LAMBDA(const typename Team::member_type& t) {
+        using S = typename D::S;
+        const long long i = t.league_rank();
+        const long long row = d.spill_rows(i);
+        const long long b = d.spill_ptr(i), e = d.spill_ptr(i + 1);
+        for (int j = 0; j < d.nv; ++j) {
+          S sum = 0;
+          Kokkos::parallel_reduce(
+              Kokkos::TeamThreadRange(t, b, e),
+              [&](const long long q, S& acc) {
+                acc += spmv_value(d, d.spill_vals(q)) * spmv_x(d, d.spill_cols(q), j);
+              },
+              sum);
+          Kokkos::single(Kokkos::PerTeam(t),
+                         [&] { axpby_store(vec_at(d.y, row, j), sum, d.alpha, d.beta); });
+        }
+      });
+}
+
+/// The spill rows of y += α·Aᵀx (after spmv_scale): a team per row scatters
+/// its entries.
+template <class ExecSpace, class D>
+static void spmv_sell_spill_transpose(const ExecSpace& space, const D& d) {
+  if (d.k == 0) return;
+  constexpr bool atomic = spmv_needs_atomics_v<ExecSpace>;
+  using Team = Kokkos::TeamPolicy<ExecSpace>;
+  Kokkos::parallel_for(
+      "spk::spmv.sell_spill_transpose", Team(space, d.k, Kokkos::AUTO),
+      KOKKOS_LAMBDA(const typename Team::member_type& t) {
+        using S = typename D::S;
+        const long long i = t.league_rank();
+        const long long row = d.spill_rows(i);
+        const long long b = d.spill_ptr(i), e = d.spill_ptr(i + 1);
+        for (int j = 0; j < d.nv; ++j) {
+          const S xr = d.alpha * spmv_x(d, row, j);
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(t, b, e), [&](const long long q) {
+            add_to<atomic>(vec_at(d.y, d.spill_cols(q), j), spmv_value(d, d.spill_vals(q)) * xr);
+          });
+        }
+      });
 }
 
 /// y += α·Aᵀx (call spmv_scale first).
