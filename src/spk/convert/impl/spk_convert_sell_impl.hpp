@@ -21,6 +21,25 @@ struct LongerRowFirst {
   }
 };
 
+/// Copies k runs of (column, value) entries, a team per run (the spill's
+/// rows: few, and long): run(j) gives {from, to, length}, the run's start in
+/// (src_cols, src_vals) and in (dst_cols, dst_vals), and its length.
+template <class ExecSpace, class Run, class SC, class SV, class DC, class DV>
+static void copy_runs(const ExecSpace& space, const long long k, const Run& run, const SC& src_cols,
+                      const SV& src_vals, const DC& dst_cols, const DV& dst_vals) {
+  if (k == 0) return;
+  using Team = Kokkos::TeamPolicy<ExecSpace>;
+  Kokkos::parallel_for(
+      "spk::sell::copy_runs", Team(space, k, Kokkos::AUTO),
+      KOKKOS_LAMBDA(const typename Team::member_type& t) {
+        const Kokkos::Array<long long, 3> r = run(t.league_rank());
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(t, r[2]), [&](const long long q) {
+          dst_cols(r[1] + q) = src_cols(r[0] + q);
+          dst_vals(r[1] + q) = src_vals(r[0] + q);
+        });
+      });
+}
+
 /// The spill of a SELL matrix: rows longer than `spill_over` of A, in CSR
 /// form over their row numbers, and the other rows (the positions of the
 /// sliced part) in their original order.
@@ -72,20 +91,14 @@ static SellSplit<Sell> split_long_rows(const ExecSpace& space, const CsrMatrix<S
       Kokkos::ViewAllocateWithoutInitializing("sell.spill_values"), entries);
   auto sc = out.spill_col_idx;
   auto sv = out.spill_values;
-  // A team per spilled row: the rows are long, and few.
-  using Team = Kokkos::TeamPolicy<ExecSpace>;
-  if (k > 0)
-    Kokkos::parallel_for(
-        "spk::csr_to_sell::spill", Team(space, k, Kokkos::AUTO),
-        KOKKOS_LAMBDA(const typename Team::member_type& t) {
-          const long long j = t.league_rank();
-          const long long from = rm(rows(j)), to = sptr(j);
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(t, static_cast<long long>(sptr(j + 1)) - to),
-                               [&](const long long q) {
-                                 sc(to + q) = ci(from + q);
-                                 sv(to + q) = va(from + q);
-                               });
-        });
+  copy_runs(
+      space, k,
+      KOKKOS_LAMBDA(const long long j) {
+        return Kokkos::Array<long long, 3>{static_cast<long long>(rm(rows(j))),
+                                           static_cast<long long>(sptr(j)),
+                                           static_cast<long long>(sptr(j + 1) - sptr(j))};
+      },
+      ci, va, sc, sv);
   return out;
 }
 
@@ -191,19 +204,14 @@ static CsrMatrix<S, O, F, D> sell_to_csr(const ExecSpace& space, const SellMatri
         typename Csr::values_type(Kokkos::ViewAllocateWithoutInitializing("csr.values"), total));
   auto cc = B.col_idx();
   auto cv = B.values();
-  using Team = Kokkos::TeamPolicy<ExecSpace>;
-  if (k > 0)
-    Kokkos::parallel_for(
-        "spk::sell_to_csr::fill_spill", Team(space, k, Kokkos::AUTO),
-        KOKKOS_LAMBDA(const typename Team::member_type& t) {
-          const long long j = t.league_rank();
-          const long long from = xp(j), to = row_map(rows(j));
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(t, static_cast<long long>(xp(j + 1)) - from),
-                               [&](const long long q) {
-                                 cc(to + q) = xc(from + q);
-                                 cv(to + q) = xv(from + q);
-                               });
-        });
+  copy_runs(
+      space, k,
+      KOKKOS_LAMBDA(const long long j) {
+        return Kokkos::Array<long long, 3>{static_cast<long long>(xp(j)),
+                                           static_cast<long long>(row_map(rows(j))),
+                                           static_cast<long long>(xp(j + 1) - xp(j))};
+      },
+      xc, xv, cc, cv);
   Kokkos::parallel_for(
       "spk::sell_to_csr::fill", Kokkos::RangePolicy<ExecSpace>(space, 0, positions),
       KOKKOS_LAMBDA(const long long p) {

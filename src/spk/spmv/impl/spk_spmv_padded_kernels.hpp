@@ -123,6 +123,16 @@ void spmv_sell_normal(const ExecSpace& space, const D& d) {
   }
 }
 
+/// Spill row i of a SELL matrix: its row number and its entries' range.
+struct SellSpillRow {
+  long long row, begin, end;
+};
+template <class D>
+KOKKOS_INLINE_FUNCTION SellSpillRow sell_spill_row(const D& d, const long long i) {
+  return {static_cast<long long>(d.spill_rows(i)), static_cast<long long>(d.spill_ptr(i)),
+          static_cast<long long>(d.spill_ptr(i + 1))};
+}
+
 /// The spill rows of y := α·A·x + β·y: a team per row (few rows, each far
 /// longer than the mean), its entries summed by the team.
 template <class ExecSpace, class D>
@@ -133,19 +143,17 @@ static void spmv_sell_spill_normal(const ExecSpace& space, const D& d) {
       "spk::spmv.sell_spill", Team(space, d.k, Kokkos::AUTO),
       KOKKOS_LAMBDA(const typename Team::member_type& t) {
         using S = typename D::S;
-        const long long i = t.league_rank();
-        const long long row = d.spill_rows(i);
-        const long long b = d.spill_ptr(i), e = d.spill_ptr(i + 1);
+        const SellSpillRow r = sell_spill_row(d, t.league_rank());
         for (int j = 0; j < d.nv; ++j) {
           S sum = 0;
           Kokkos::parallel_reduce(
-              Kokkos::TeamThreadRange(t, b, e),
+              Kokkos::TeamThreadRange(t, r.begin, r.end),
               [&](const long long q, S& acc) {
                 acc += spmv_value(d, d.spill_vals(q)) * spmv_x(d, d.spill_cols(q), j);
               },
               sum);
           Kokkos::single(Kokkos::PerTeam(t),
-                         [&] { axpby_store(vec_at(d.y, row, j), sum, d.alpha, d.beta); });
+                         [&] { axpby_store(vec_at(d.y, r.row, j), sum, d.alpha, d.beta); });
         }
       });
 }
@@ -161,12 +169,10 @@ static void spmv_sell_spill_transpose(const ExecSpace& space, const D& d) {
       "spk::spmv.sell_spill_transpose", Team(space, d.k, Kokkos::AUTO),
       KOKKOS_LAMBDA(const typename Team::member_type& t) {
         using S = typename D::S;
-        const long long i = t.league_rank();
-        const long long row = d.spill_rows(i);
-        const long long b = d.spill_ptr(i), e = d.spill_ptr(i + 1);
+        const SellSpillRow r = sell_spill_row(d, t.league_rank());
         for (int j = 0; j < d.nv; ++j) {
-          const S xr = d.alpha * spmv_x(d, row, j);
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(t, b, e), [&](const long long q) {
+          const S xr = d.alpha * spmv_x(d, r.row, j);
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(t, r.begin, r.end), [&](const long long q) {
             add_to<atomic>(vec_at(d.y, d.spill_cols(q), j), spmv_value(d, d.spill_vals(q)) * xr);
           });
         }
