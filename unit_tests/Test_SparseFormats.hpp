@@ -56,6 +56,14 @@ inline HostCsr<int> hand_matrix() {
       {{{0, 1.0}, {1, 2.0}}, {{1, 3.0}, {4, 4.0}}, {}, {{0, 5.0}, {1, 6.0}, {2, 7.0}, {4, 8.0}}});
 }
 
+/// v(i) = i + 1 (hand-checkable products).
+template <class V>
+void fill_counting(const V& v) {
+  auto h = Kokkos::create_mirror_view(v);
+  for (size_t i = 0; i < h.extent(0); ++i) h(i) = static_cast<double>(i + 1);
+  Kokkos::deep_copy(v, h);
+}
+
 /// rows × cols, sorted unique columns: about `per_row` random entries per
 /// row, every seventh row empty, row `dense_row` full, a few explicit zeros.
 template <class F>
@@ -338,17 +346,13 @@ TEST(TEST_CATEGORY, sparse_formats_bsr_hand) {
   // y = 2·A·[1 2 3 4 5] + 0.5·[1 1 1 1] = 2·[5 26 0 78] + 0.5.
   using MS = typename Exec::memory_space;
   Kokkos::View<double*, MS> x("x", 5), y("y", 4);
-  auto hx = Kokkos::create_mirror_view(x);
-  for (int i = 0; i < 5; ++i) hx(i) = i + 1;
-  Kokkos::deep_copy(x, hx);
+  fill_counting(x);
   Kokkos::deep_copy(y, 1.0);
   spk::spmv(Exec(), 2.0, B, x, 0.5, y);
   EXPECT_EQ(host_values(y), (std::vector<double>{10.5, 52.5, 0.5, 156.5}));
   // Aᵀ·[1 2 3 4] = [21 32 28 0 40] (β = 0 overwrites NaN).
   Kokkos::View<double*, MS> xt("xt", 4), yt("yt", 5);
-  auto hxt = Kokkos::create_mirror_view(xt);
-  for (int i = 0; i < 4; ++i) hxt(i) = i + 1;
-  Kokkos::deep_copy(xt, hxt);
+  fill_counting(xt);
   spk_test::poison(yt);
   spk::SpmvOptions opt;
   opt.mode = spk::Mode::Transpose;
@@ -371,9 +375,7 @@ TEST(TEST_CATEGORY, sparse_formats_sell_hand) {
   EXPECT_EQ(host_values(S.values()), (std::vector<double>{5, 1, 6, 2, 7, 0, 8, 0, 3, 0, 4, 0}));
   using MS = typename Exec::memory_space;
   Kokkos::View<double*, MS> x("x", 5), y("y", 4);
-  auto hx = Kokkos::create_mirror_view(x);
-  for (int i = 0; i < 5; ++i) hx(i) = i + 1;
-  Kokkos::deep_copy(x, hx);
+  fill_counting(x);
   spk_test::poison(y);
   spk::spmv(Exec(), S, x, y);  // in the original row order
   EXPECT_EQ(host_values(y), (std::vector<double>{5, 26, 0, 78}));
@@ -405,15 +407,11 @@ TEST(TEST_CATEGORY, sparse_formats_sell_spill_hand) {
   spk::validate(Exec(), S);
   using MS = typename Exec::memory_space;
   Kokkos::View<double*, MS> x("x", 5), y("y", 4), xt("xt", 4), yt("yt", 5);
-  auto hx = Kokkos::create_mirror_view(x);
-  for (int i = 0; i < 5; ++i) hx(i) = i + 1;
-  Kokkos::deep_copy(x, hx);
+  fill_counting(x);
   spk_test::poison(y);
   spk::spmv(Exec(), S, x, y);
   EXPECT_EQ(host_values(y), (std::vector<double>{5, 26, 0, 78}));
-  auto hxt = Kokkos::create_mirror_view(xt);
-  for (int i = 0; i < 4; ++i) hxt(i) = i + 1;
-  Kokkos::deep_copy(xt, hxt);
+  fill_counting(xt);
   spk::SpmvOptions t;
   t.mode = spk::Mode::Transpose;
   spk_test::poison(yt);
@@ -465,9 +463,7 @@ TEST(TEST_CATEGORY, sparse_formats_ell_hyb_hand) {
   EXPECT_EQ(spk::hyb_default_width(Exec(), A), 0);
   using MS = typename Exec::memory_space;
   Kokkos::View<double*, MS> x("x", 5), y("y", 4);
-  auto hx = Kokkos::create_mirror_view(x);
-  for (int i = 0; i < 5; ++i) hx(i) = i + 1;
-  Kokkos::deep_copy(x, hx);
+  fill_counting(x);
   spk_test::poison(y);
   spk::spmv(Exec(), E, x, y);
   EXPECT_EQ(host_values(y), (std::vector<double>{5, 26, 0, 78}));
