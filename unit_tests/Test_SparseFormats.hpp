@@ -506,6 +506,29 @@ TEST(TEST_CATEGORY, sparse_formats_bad_input) {
   narrow.width = 3;
   expect_invalid([&] { spk::csr_to_ell(Exec(), A, narrow); },
                  {"row 3 has 4 entries", "width 3", "HYB"});
+  {
+    // 2,000 rows: the diagonal, and row 1,234 with 1,000 entries.  ELL
+    // would pad to 2·10^6 slots for 2,999 entries, over max_fill's 16 × 2,999
+    // plus the fixed allowance of 2^20.
+    Rows rows(2000);
+    for (int i = 0; i < 2000; ++i) rows[i].push_back({i, 1.0 + i});
+    rows[1234].clear();
+    for (int j = 0; j < 1000; ++j) rows[1234].push_back({2 * j, 0.5 + j});
+    const auto W = spk::create_mirror_view_and_copy(
+        Exec(), spk::reference::csr_from_rows<double, int, int>(2000, 2000, rows));
+    expect_invalid([&] { spk::csr_to_ell(Exec(), W); },
+                   {"width 1000", "row 1234 has 1000 entries", "max_fill is 16", "HYB", "SELL"});
+    spk::EllOptions wide;
+    wide.width = 4000;
+    expect_invalid([&] { spk::csr_to_ell(Exec(), W, wide); }, {"width 4000 pads 2000 rows"});
+    wide.width = -1;
+    wide.max_fill = 1000;
+    const auto E = spk::csr_to_ell(Exec(), W, wide);
+    EXPECT_EQ(static_cast<long long>(E.width()), 1000);
+    spk_test::expect_csr_equal(spk::ell_to_csr(Exec(), E),
+                               spk::reference::csr_from_rows<double, int, int>(2000, 2000, rows), 0,
+                               "ELL past the default max_fill");
+  }
   expect_invalid([&] { spk::csr_to_bsr(Exec(), A, 17); }, {"block size 17"});
   expect_invalid([&] { spk::csr_to_bsr(Exec(), A, 0); }, {"block size 0"});
   using Bsr = spk::BsrMatrix<double, int, int, Exec>;
