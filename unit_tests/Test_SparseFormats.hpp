@@ -294,7 +294,12 @@ void check_sell_random() {
 
 template <class F>
 void check_ell_hyb_random() {
-  for (const auto& [name, A] : random_matrices<F>()) {
+  // Besides the small ones, a matrix of several ELL host tasks
+  // (FormatHostTuning::ell_rows_per_task rows each) and a partial last one.
+  auto matrices = random_matrices<F>();
+  const int tall = 2 * spk::FormatHostTuning::ell_rows_per_task + 77;
+  matrices.push_back({"random tall", random_matrix<F>(tall, 100, 4, 14, tall - 2)});
+  for (const auto& [name, A] : matrices) {
     const auto dA = spk::create_mirror_view_and_copy(Exec(), A);
     const auto dE = spk::csr_to_ell(Exec(), dA);
     const auto hE = spk::csr_to_ell(Host(), A);

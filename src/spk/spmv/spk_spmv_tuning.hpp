@@ -54,6 +54,20 @@ inline SpmvTuning spmv_tuning_host() {
   return t;
 }
 
+/// Compile-time sizes of the padded and block formats' host kernels (their
+/// accumulators are arrays of this many rows).
+struct FormatHostTuning {
+  /// Rows an ELL host task sums side by side.  ELL is column-major, so each
+  /// slot column k of a task is a separate run of memory m values away from
+  /// the next: short runs defeat the prefetchers and take a TLB miss per
+  /// column.  Measured (2 OpenMP threads, perf_spmv --formats ell against
+  /// Kokkos Kernels' CSR): 32 rows 0.23× on fem:51:3:27 (81 slots a row) and
+  /// stencil27:80, 0.71× on poisson3d:100; 512 rows 0.29-0.30× and 0.46×;
+  /// 4096 rows 0.42×, 0.42× and 0.61×.  The accumulators then take 32 KB
+  /// (fp64), so larger tasks were not tried.
+  static constexpr int ell_rows_per_task = 4096;
+};
+
 /// NVIDIA Hopper (sm_90: H100, H200).
 inline SpmvTuning spmv_tuning_cuda_sm90() {
   SpmvTuning t;

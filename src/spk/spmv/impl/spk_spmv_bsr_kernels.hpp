@@ -22,13 +22,14 @@ struct SpmvBsrData {
   bool conj = false;  // Aᴴ: conjugate A's values
 };
 
-/// Host: one thread per block row, the b row sums in registers.
-template <class D>
+/// Host: one thread per block row, the b row sums in registers.  B > 0 fixes
+/// b at compile time (the block loops unroll), B = 0 reads it from D.
+template <class D, int B>
 struct SpmvBsrHostFunctor {
   D d;
   void operator()(const long long I) const {
     using S = typename D::S;
-    const int b = d.b;
+    const int b = B > 0 ? B : d.b;
     const long long bb = static_cast<long long>(b) * b;
     const int rows = I * b + b <= d.m ? b : static_cast<int>(d.m - I * b);
     const long long k0 = d.row_map(I), k1 = d.row_map(I + 1);
@@ -36,12 +37,21 @@ struct SpmvBsrHostFunctor {
       S acc[bsr_max_block_size] = {};
       for (long long k = k0; k < k1; ++k) {
         const long long c0 = static_cast<long long>(d.cols(k)) * b;
-        const int cols = c0 + b <= d.n ? b : static_cast<int>(d.n - c0);
         const auto* blk = &d.vals(k * bb);
-        for (int r = 0; r < rows; ++r) {
-          S s = 0;
-          for (int c = 0; c < cols; ++c) s += spmv_value(d, blk[r * b + c]) * spmv_x(d, c0 + c, j);
-          acc[r] += s;
+        if (rows == b && c0 + b <= d.n) {  // a whole block: loops of b unroll
+          for (int r = 0; r < b; ++r) {
+            S s = 0;
+            for (int c = 0; c < b; ++c) s += spmv_value(d, blk[r * b + c]) * spmv_x(d, c0 + c, j);
+            acc[r] += s;
+          }
+        } else {  // cut by the matrix's last block row or column
+          const int cols = c0 + b <= d.n ? b : static_cast<int>(d.n - c0);
+          for (int r = 0; r < rows; ++r) {
+            S s = 0;
+            for (int c = 0; c < cols; ++c)
+              s += spmv_value(d, blk[r * b + c]) * spmv_x(d, c0 + c, j);
+            acc[r] += s;
+          }
         }
       }
       for (int r = 0; r < rows; ++r)
@@ -88,35 +98,35 @@ struct SpmvBsrRowFunctor {
   }
 };
 
+/// Host spaces: a thread per block row; GPUs: a thread per row.
 template <int B, class ExecSpace, class D>
 void spmv_bsr_rows(const ExecSpace& space, const D& d) {
-  Kokkos::parallel_for("spk::spmv.bsr", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m),
-                       SpmvBsrRowFunctor<D, B>{d});
+  if constexpr (is_host_space_v<ExecSpace>)
+    Kokkos::parallel_for("spk::spmv.bsr",
+                         Kokkos::RangePolicy<ExecSpace>(space, 0, d.num_block_rows),
+                         SpmvBsrHostFunctor<D, B>{d});
+  else
+    Kokkos::parallel_for("spk::spmv.bsr", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m),
+                         SpmvBsrRowFunctor<D, B>{d});
 }
 
 template <class ExecSpace, class D>
 void spmv_bsr_normal(const ExecSpace& space, const D& d) {
-  if constexpr (is_host_space_v<ExecSpace>) {
-    Kokkos::parallel_for("spk::spmv.bsr",
-                         Kokkos::RangePolicy<ExecSpace>(space, 0, d.num_block_rows),
-                         SpmvBsrHostFunctor<D>{d});
-  } else {
-    // The block sizes of 2-4 dofs a node (elasticity, shells, Navier-Stokes
-    // in 3-D) get unrolled kernels; others read b at run time.
-    switch (d.b) {
-      case 2:
-        spmv_bsr_rows<2>(space, d);
-        break;
-      case 3:
-        spmv_bsr_rows<3>(space, d);
-        break;
-      case 4:
-        spmv_bsr_rows<4>(space, d);
-        break;
-      default:
-        spmv_bsr_rows<0>(space, d);
-        break;
-    }
+  // The block sizes of 2-4 dofs a node (elasticity, shells, Navier-Stokes
+  // in 3-D) get unrolled kernels; others read b at run time.
+  switch (d.b) {
+    case 2:
+      spmv_bsr_rows<2>(space, d);
+      break;
+    case 3:
+      spmv_bsr_rows<3>(space, d);
+      break;
+    case 4:
+      spmv_bsr_rows<4>(space, d);
+      break;
+    default:
+      spmv_bsr_rows<0>(space, d);
+      break;
   }
 }
 

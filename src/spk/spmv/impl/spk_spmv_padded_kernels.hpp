@@ -87,20 +87,24 @@ struct SpmvSellRowFunctor {
   }
 };
 
-/// Host spaces: one thread per slice, its rows summed side by side in
-/// chunks of 16 (unit-stride loads across a slice's column).
-template <class D>
+/// Host spaces: one thread per slice, its rows summed side by side
+/// (unit-stride loads across a slice's column).  CF > 0 fixes the slice
+/// height at compile time: the loop over a slot column's CF rows unrolls, and
+/// it runs over whole slices (the last slice's positions past the rows are
+/// padding).  CF = 0 reads C from D and takes the rows in chunks of 16.
+template <class D, int CF>
 struct SpmvSellSliceFunctor {
   D d;
-  static constexpr int chunk = 16;
+  static constexpr int chunk = CF > 0 ? CF : 16;
   void operator()(const long long s) const {
     using S = typename D::S;
-    const long long C = d.C;
+    const long long C = CF > 0 ? CF : d.C;
     const long long base = d.slice_ptr(s);
     const long long w = (static_cast<long long>(d.slice_ptr(s + 1)) - base) / C;
     for (int j = 0; j < d.nv; ++j)
       for (long long r0 = 0; r0 < C && s * C + r0 < d.m; r0 += chunk) {
-        const long long rn = std::min<long long>({chunk, C - r0, d.m - s * C - r0});
+        const long long live = std::min<long long>({chunk, C - r0, d.m - s * C - r0});
+        const long long rn = CF > 0 ? CF : live;
         S acc[chunk] = {};
         for (long long k = 0; k < w; ++k) {
           const long long at = base + k * C + r0;
@@ -109,18 +113,29 @@ struct SpmvSellSliceFunctor {
             if (c >= 0) acc[r] += spmv_value(d, d.vals(at + r)) * spmv_x(d, c, j);
           }
         }
-        for (long long r = 0; r < rn; ++r)
+        for (long long r = 0; r < live; ++r)
           axpby_store(vec_at(d.y, d.perm(s * C + r0 + r), j), acc[r], d.alpha, d.beta);
       }
   }
 };
 
+template <int CF, class ExecSpace, class D>
+void spmv_sell_slices(const ExecSpace& space, const D& d) {
+  const long long ns = (d.m + d.C - 1) / d.C;
+  Kokkos::parallel_for("spk::spmv.sell", Kokkos::RangePolicy<ExecSpace>(space, 0, ns),
+                       SpmvSellSliceFunctor<D, CF>{d});
+}
+
 template <class ExecSpace, class D>
 void spmv_sell_normal(const ExecSpace& space, const D& d) {
   if constexpr (is_host_space_v<ExecSpace>) {
-    const long long ns = (d.m + d.C - 1) / d.C;
-    Kokkos::parallel_for("spk::spmv.sell", Kokkos::RangePolicy<ExecSpace>(space, 0, ns),
-                         SpmvSellSliceFunctor<D>{d});
+    // The host default height (8) and the GPU one (32) get unrolled kernels.
+    if (d.C == 8)
+      spmv_sell_slices<8>(space, d);
+    else if (d.C == 32)
+      spmv_sell_slices<32>(space, d);
+    else
+      spmv_sell_slices<0>(space, d);
   } else {
     if (d.m <= std::numeric_limits<int>::max())
       Kokkos::parallel_for(
@@ -227,13 +242,13 @@ struct SpmvEllData {
   bool conj = false;  // Aᴴ: conjugate A's values
 };
 
-/// Host spaces: a thread takes 32 consecutive rows and walks the slots
-/// column by column, summing the rows side by side (unit-stride loads, as on
-/// a GPU warp).
+/// Host spaces: a thread takes FormatHostTuning::ell_rows_per_task
+/// consecutive rows and walks the slots column by column, summing the rows
+/// side by side (unit-stride loads, as on a GPU warp).
 template <class D>
 struct SpmvEllHostFunctor {
   D d;
-  static constexpr int chunk = 32;
+  static constexpr int chunk = FormatHostTuning::ell_rows_per_task;
   void operator()(const long long t) const {
     using S = typename D::S;
     const long long i0 = t * chunk;
