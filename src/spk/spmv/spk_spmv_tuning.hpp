@@ -61,10 +61,11 @@ struct FormatHostTuning {
   /// slot column k of a task is a separate run of memory m values away from
   /// the next: short runs defeat the prefetchers and take a TLB miss per
   /// column.  Measured (2 OpenMP threads, perf_spmv --formats ell against
-  /// Kokkos Kernels' CSR): 32 rows 0.23× on fem:51:3:27 (81 slots a row) and
-  /// stencil27:80, 0.71× on poisson3d:100; 512 rows 0.29-0.30× and 0.46×;
-  /// 4096 rows 0.42×, 0.42× and 0.61×.  The accumulators then take 32 KB
-  /// (fp64), so larger tasks were not tried.
+  /// Kokkos Kernels' CSR, with the one-column-at-a-time loop): 32 rows 0.23×
+  /// on fem:51:3:27 (81 slots a row) and stencil27:80, 0.71× on
+  /// poisson3d:100; 512 rows 0.29-0.30× and 0.46×; 4096 rows 0.42×, 0.42×
+  /// and 0.61×.  The accumulators then take 32 KB (fp64), so larger tasks
+  /// were not tried.
   static constexpr int ell_rows_per_task = 4096;
 };
 

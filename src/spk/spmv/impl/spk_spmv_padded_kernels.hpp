@@ -244,18 +244,37 @@ struct SpmvEllData {
 
 /// Host spaces: a thread takes FormatHostTuning::ell_rows_per_task
 /// consecutive rows and walks the slots column by column, summing the rows
-/// side by side (unit-stride loads, as on a GPU warp).
+/// side by side (unit-stride loads, as on a GPU warp).  Four slot columns go
+/// together, so that a row's accumulator is loaded and stored once per four
+/// products instead of once per product; their padding slots are selected
+/// away rather than branched around (x(0) stands in for their column).
 template <class D>
 struct SpmvEllHostFunctor {
   D d;
   static constexpr int chunk = FormatHostTuning::ell_rows_per_task;
+  using S = typename D::S;
+  template <class C, class V>
+  S slot(const C c, const V v, const int j) const {
+    const S p = spmv_value(d, v) * spmv_x(d, c < 0 ? C(0) : c, j);
+    return c >= 0 ? p : S(0);
+  }
   void operator()(const long long t) const {
-    using S = typename D::S;
     const long long i0 = t * chunk;
     const long long rn = std::min<long long>(chunk, d.m - i0);
+    // With no column, x has no entry to stand in for padding.
+    const long long grouped = d.x.extent(0) > 0 ? d.width / 4 * 4 : 0;
     for (int j = 0; j < d.nv; ++j) {
       S acc[chunk] = {};
-      for (long long k = 0; k < d.width; ++k) {
+      for (long long k = 0; k < grouped; k += 4) {
+        const auto *c0 = &d.cols(i0, k), *c1 = &d.cols(i0, k + 1), *c2 = &d.cols(i0, k + 2),
+                   *c3 = &d.cols(i0, k + 3);
+        const auto *v0 = &d.vals(i0, k), *v1 = &d.vals(i0, k + 1), *v2 = &d.vals(i0, k + 2),
+                   *v3 = &d.vals(i0, k + 3);
+        for (long long r = 0; r < rn; ++r)
+          acc[r] += (slot(c0[r], v0[r], j) + slot(c1[r], v1[r], j)) +
+                    (slot(c2[r], v2[r], j) + slot(c3[r], v3[r], j));
+      }
+      for (long long k = grouped; k < d.width; ++k) {
         const auto* c = &d.cols(i0, k);
         const auto* v = &d.vals(i0, k);
         for (long long r = 0; r < rn; ++r)
