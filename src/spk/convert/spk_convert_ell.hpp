@@ -34,32 +34,6 @@ struct EllOptions {
 /// dense row stay convertible.
 inline constexpr long long ell_slot_allowance = 1LL << 20;
 
-namespace Impl {
-/// Throws when m × width slots exceed what options.max_fill allows for A;
-/// `longest` says that width is A's longest row, which the message then names.
-template <class ExecSpace, class A_t>
-void check_ell_padding(const ExecSpace& space, const A_t& A, const long long width,
-                       const bool longest, const EllOptions& options) {
-  if (options.max_fill <= 0) return;
-  using S = typename A_t::non_const_scalar_type;
-  using Ord = typename A_t::ordinal_type;
-  const long long m = A.num_rows();
-  const double slots = static_cast<double>(m) * static_cast<double>(width);
-  const double base = static_cast<double>(std::max<long long>(A.nnz(), m));
-  if (slots <= options.max_fill * base + static_cast<double>(ell_slot_allowance)) return;
-  std::string why;
-  if (longest)
-    why = concat(" (row ", first_row_longer_than(space, A.row_map(), m, width - 1), " has ", width,
-                 " entries)");
-  const double gib = slots * double(sizeof(S) + sizeof(Ord)) / double(1LL << 30);
-  throw InvalidMatrix(concat("csr_to_ell: width ", width, why, " pads ", m, " rows to ", gib,
-                             " GiB, ", slots / base, " times the ", A.nnz(),
-                             " entries (EllOptions::max_fill is ", options.max_fill,
-                             "); use HYB (csr_to_hyb) or SELL (csr_to_sell), which keep long "
-                             "rows apart, or raise max_fill"));
-}
-}  // namespace Impl
-
 template <class ExecSpace, class S, class O, class F, class D>
 EllMatrix<std::remove_const_t<S>, O, F, D> csr_to_ell(const ExecSpace& space,
                                                       const CsrMatrix<S, O, F, D>& A_in,
@@ -82,7 +56,7 @@ EllMatrix<std::remove_const_t<S>, O, F, D> csr_to_ell(const ExecSpace& space,
           "width in COO form"));
     }
   }
-  Impl::check_ell_padding(space, A, width, options.width < 0, options);
+  Impl::check_ell_padding(space, A, width, options.width < 0, options.max_fill, ell_slot_allowance);
   return Impl::csr_to_ell(space, A, width);
 }
 template <class S, class O, class F, class D>

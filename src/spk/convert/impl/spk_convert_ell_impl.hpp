@@ -6,6 +6,8 @@
 #include <spk_coo_matrix.hpp>
 #include <spk_csr_matrix.hpp>
 #include <spk_ell_matrix.hpp>
+#include <spk_error.hpp>
+#include <string>
 #include <vector>
 
 namespace spk::Impl {
@@ -35,6 +37,31 @@ static long long first_row_longer_than(const ExecSpace& space, const RowMap& rm,
       },
       Kokkos::Min<long long>(first));
   return first < m ? first : m;
+}
+
+/// Throws when m × width slots exceed max_fill × max(nnz, m) + allowance (no
+/// cap when max_fill ≤ 0); `longest` says that width is A's longest row,
+/// which the message then names.
+template <class ExecSpace, class A_t>
+void check_ell_padding(const ExecSpace& space, const A_t& A, const long long width,
+                       const bool longest, const double max_fill, const long long allowance) {
+  if (max_fill <= 0) return;
+  using S = typename A_t::non_const_scalar_type;
+  using Ord = typename A_t::ordinal_type;
+  const long long m = A.num_rows();
+  const double slots = static_cast<double>(m) * static_cast<double>(width);
+  const double base = static_cast<double>(std::max<long long>(A.nnz(), m));
+  if (slots <= max_fill * base + static_cast<double>(allowance)) return;
+  std::string why;
+  if (longest)
+    why = concat(" (row ", first_row_longer_than(space, A.row_map(), m, width - 1), " has ", width,
+                 " entries)");
+  const double gib = slots * double(sizeof(S) + sizeof(Ord)) / double(1LL << 30);
+  throw InvalidMatrix(concat("csr_to_ell: width ", width, why, " pads ", m, " rows to ", gib,
+                             " GiB, ", slots / base, " times the ", A.nnz(),
+                             " entries (EllOptions::max_fill is ", max_fill,
+                             "); use HYB (csr_to_hyb) or SELL (csr_to_sell), which keep long "
+                             "rows apart, or raise max_fill"));
 }
 
 /// hist[l] = rows of length l, for l <= longest (host vector).

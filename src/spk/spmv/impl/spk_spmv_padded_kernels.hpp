@@ -4,7 +4,6 @@
 #pragma once
 
 #include <impl/spk_spmv_kernels.hpp>
-#include <limits>
 
 namespace spk::Impl {
 
@@ -67,15 +66,12 @@ struct SpmvSellData {
 };
 
 /// GPUs: one thread per position of a slice; thread r of slice s reads slots
-/// base + k·C + r, so a warp reads C consecutive slots per step.  Positions
-/// are divided in I, int when the positions fit it: a 64-bit division is a
-/// call of several dozen instructions on a GPU, a 32-bit one a few.
-template <class D, class I>
+/// base + k·C + r, so a warp reads C consecutive slots per step.
+template <class D>
 struct SpmvSellRowFunctor {
   D d;
-  KOKKOS_INLINE_FUNCTION void operator()(const I p) const {
-    const I C = static_cast<I>(d.C);
-    const I s = p / C, r = p - s * C;
+  KOKKOS_INLINE_FUNCTION void operator()(const long long p) const {
+    const long long s = p / d.C, r = p % d.C;
     const long long base = d.slice_ptr(s);
     const long long w = (static_cast<long long>(d.slice_ptr(s + 1)) - base) / d.C;
     const long long row = d.perm(p);
@@ -137,14 +133,8 @@ void spmv_sell_normal(const ExecSpace& space, const D& d) {
     else
       spmv_sell_slices<0>(space, d);
   } else {
-    if (d.m <= std::numeric_limits<int>::max())
-      Kokkos::parallel_for(
-          "spk::spmv.sell",
-          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>(space, 0, static_cast<int>(d.m)),
-          SpmvSellRowFunctor<D, int>{d});
-    else
-      Kokkos::parallel_for("spk::spmv.sell", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m),
-                           SpmvSellRowFunctor<D, long long>{d});
+    Kokkos::parallel_for("spk::spmv.sell", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m),
+                         SpmvSellRowFunctor<D>{d});
   }
 }
 
