@@ -18,8 +18,9 @@
 // warm-up, GB/s from counted bytes (row_map + col_idx + values + x + y, each
 // once), GFLOP/s (2·nnz), the fraction of the reference bandwidth, and each
 // result's max relative deviation from the serial loop.  --sweep 1 also times
-// explicit launch shapes (the data behind `auto`).  --formats adds each
-// storage format's SpMV (spk_perf_formats.hpp).  With a complex --scalar
+// explicit launch shapes (the data behind `auto`) and, with --formats, the
+// formats' tuning values.  --formats adds each storage format's SpMV
+// (spk_perf_formats.hpp).  With a complex --scalar
 // the matrix's values are the generators' values=complex (for a file too:
 // spk::with_complex_values) and x is complex; the bytes counted follow the
 // scalar's size.
@@ -303,7 +304,8 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
             add(impl, ms, space_name, check, note, extra);
           else
             report.note(name + " " + impl + ": " + note);
-        });
+        },
+        args.sweep);
 #if defined(SPK_HAVE_KOKKOSKERNELS)
     {
       auto kA = spk::to_kokkos_kernels(A);

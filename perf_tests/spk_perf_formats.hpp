@@ -176,14 +176,52 @@ void run_cusparse_coo(const ExecSpace& space, const Csr& A, const X& x, const Y&
 }
 #endif
 
-/// Runs the formats on A (CSR on `space`, fp64 values, int indices).
+/// What --sweep 1 times each format's SpMV with besides the defaults (the
+/// data behind the format entries of SpmvTuning and the conversions'
+/// defaults).  SELL: spill pieces (a huge piece: a lane group per row) by
+/// lanes a piece, and spill widths (the conversion redone).
+template <class ExecSpace, class Csr, class M, class X, class Y, class Time, class Poison,
+          class Add>
+void sweep_format(const ExecSpace& space, const std::string& name, const Csr& A, const M& F,
+                  const X& x, const Y& y, Time&& time, Poison&& poison, Add&& add,
+                  const Numbers& nums) {
+  const SpmvTuning base = spmv_tuning(space);
+  auto timed = [&](const auto& matrix, const SpmvTuning& tuning, const std::string& suffix) {
+    SpmvOptions o;
+    o.tuning = tuning;
+    poison();
+    const double ms = time([&] { spmv(space, 1.0, matrix, x, 0.0, y, o); });
+    add("sweep-" + name + suffix, ms, true, name + suffix, nums);
+  };
+  if constexpr (std::is_same_v<M, SellMatrix<typename M::scalar_type, typename M::ordinal_type,
+                                             typename M::offset_type, typename M::device_type>>) {
+    for (long long c : {128LL, 512LL, 2048LL, 1LL << 40})
+      for (int lanes : {8, 16, 32}) {
+        SpmvTuning t = base;
+        t.sell_spill_chunk_nnz = c;
+        t.sell_spill_lanes = lanes;
+        timed(F, t, "-spillchunk" + std::to_string(c) + "-lanes" + std::to_string(lanes));
+      }
+    for (long long w : {16, 32, 64, 128, 256}) {
+      SellOptions o;
+      o.slice_height = F.slice_height();
+      o.sigma = F.sigma();
+      o.spill_width = w;
+      timed(csr_to_sell(space, A, o), base, "-spillwidth" + std::to_string(w));
+    }
+  }
+}
+
+/// Runs the formats on A (CSR on `space`, fp64 values, int indices);
+/// `sweep` adds sweep_format's rows.
 ///   time(f)                          median ms of f() (synchronised)
 ///   poison()                         fills y with NaN
 ///   add(impl, ms, check, note, nums) records a row (check: compare y with
 ///                                    the serial loop)
 template <class ExecSpace, class Csr, class X, class Y, class Time, class Poison, class Add>
 void run_formats(const ExecSpace& space, const std::vector<FormatSpec>& formats, const Csr& A,
-                 const X& x, const Y& y, Time&& time, Poison&& poison, Add&& add) {
+                 const X& x, const Y& y, Time&& time, Poison&& poison, Add&& add,
+                 const bool sweep = false) {
   for (const auto& spec : formats) {
     const std::string name = to_string(spec);
     if (spec.format == SparseFormat::csr) {
@@ -209,6 +247,7 @@ void run_formats(const ExecSpace& space, const std::vector<FormatSpec>& formats,
         const double ms = time([&] { spmv(space, 1.0, M, x, 0.0, y); });
         add("spk-" + name, ms, true, name, nums);
         using M_t = std::decay_t<decltype(M)>;
+        if (sweep) sweep_format(space, name, A, M, x, y, time, poison, add, nums);
         // The baselines below are written for double values.
         constexpr bool fp64 = std::is_same_v<typename Csr::scalar_type, double>;
         if constexpr (fp64 && std::is_same_v<M_t, BsrMatrix<typename Csr::scalar_type, int, int,

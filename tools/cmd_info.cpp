@@ -50,9 +50,10 @@ void print_format_fill(const InfoCsr& A, long long max_len) {
   }
   SellOptions so;
   so.slice_height = 32;
-  so.sigma = 256;
+  so.sigma = sell_default_sigma;
+  const std::string sell_name = "sell:32:" + std::to_string(sell_default_sigma);
   const double sell = A.nnz() ? double(csr_to_sell(space, A, so).num_stored()) / nnz : 1.0;
-  std::printf("  sell:32:256 %.3f\n", sell);
+  std::printf("  %s %.3f\n", sell_name.c_str(), sell);
   const double mean = m ? double(A.nnz()) / m : 0.0;
   std::string pick = "csr (no other format stores it with under 20% padding)";
   if (best_b > 0)
@@ -63,7 +64,7 @@ void print_format_fill(const InfoCsr& A, long long max_len) {
   else if (hyb <= 1.2 && spill <= 0.1 * nnz)
     pick = "hyb (a few long rows spill to COO)";
   else if (sell <= 1.2 && max_len > 4 * std::max(mean, 1.0))
-    pick = "sell:32:256 (rows of uneven length, sorted into slices)";
+    pick = sell_name + " (rows of uneven length, sorted into slices)";
   std::printf("suggested:   %s\n", pick.c_str());
 }
 

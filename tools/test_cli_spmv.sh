@@ -52,7 +52,7 @@ check convert-poisson-bsr 0 '' -- "$spk" convert poisson2d:4 "$tmp/P-bsr.mtx" --
 check info-suggests-bsr 0 'suggested: +bsr:' -- "$spk" info "$tmp/P-bsr.mtx"
 check convert-sell 0 '' -- "$spk" convert "$tmp/A.mtx" "$tmp/A-sell.mtx" --format sell:2:4
 check convert-sell-nnz 0 'nnz: +4 ' -- "$spk" info "$tmp/A-sell.mtx"
-check info-fill 0 'sell:32:256 +1\.[0-9]+' -- "$spk" info poisson2d:20
+check info-fill 0 'sell:32:4096 +1\.[0-9]+' -- "$spk" info poisson2d:20
 check info-suggests-ell 0 'suggested: +(ell|sell|hyb)' -- "$spk" info poisson2d:20
 check shape-mismatch 1 'x.mtx:2: the size line declares 4 rows; 3 are required' -- "$spk" spmv "$tmp/A.mtx" -x "$tmp/x.mtx" -o "$tmp/bad.mtx" --transpose
 check no-output 2 'expected -o' -- "$spk" spmv "$tmp/A.mtx"

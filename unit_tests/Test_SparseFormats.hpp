@@ -130,7 +130,7 @@ void expect_close(const HostCsr<F>& A, spk::Mode mode, double alpha, const HostM
 /// compares it with the CSR reference.  nv = 0: rank-1 x and y.
 template <class F, class M>
 void check_spmv(const HostCsr<F>& A, const M& dM, spk::Mode mode, int nv, double alpha, double beta,
-                std::uint64_t seed, const std::string& what) {
+                std::uint64_t seed, const std::string& what, spk::SpmvOptions opt = {}) {
   const bool t = mode == spk::Mode::Transpose;
   const size_t n_in = t ? A.num_rows() : A.num_cols();
   const size_t n_out = t ? A.num_cols() : A.num_rows();
@@ -141,7 +141,6 @@ void check_spmv(const HostCsr<F>& A, const M& dM, spk::Mode mode, int nv, double
   if (beta == 0) spk_test::poison(y0);  // β = 0 must ignore NaN in y
   Kokkos::deep_copy(ref, y0);
   spk::reference::spmv(alpha, A, x, beta, ref, mode);
-  spk::SpmvOptions opt;
   opt.mode = mode;
   using MS = typename Exec::memory_space;
   Exec space;
@@ -167,13 +166,14 @@ void check_spmv(const HostCsr<F>& A, const M& dM, spk::Mode mode, int nv, double
 
 /// Both modes, rank 1 and rank 2, β = 0 (y poisoned) and β ≠ 0, 1.
 template <class F, class M>
-void check_spmv_all(const HostCsr<F>& A, const M& dM, const std::string& what) {
+void check_spmv_all(const HostCsr<F>& A, const M& dM, const std::string& what,
+                    const spk::SpmvOptions& opt = {}) {
   std::uint64_t seed = 1000;
   for (auto mode : {spk::Mode::Normal, spk::Mode::Transpose}) {
-    check_spmv(A, dM, mode, 0, 1.0, 0.0, ++seed, what);
-    check_spmv(A, dM, mode, 0, -0.75, 1.5, ++seed, what);
-    check_spmv(A, dM, mode, 3, 2.5, 0.0, ++seed, what);
-    check_spmv(A, dM, mode, 2, 0.5, -2.25, ++seed, what);
+    check_spmv(A, dM, mode, 0, 1.0, 0.0, ++seed, what, opt);
+    check_spmv(A, dM, mode, 0, -0.75, 1.5, ++seed, what, opt);
+    check_spmv(A, dM, mode, 3, 2.5, 0.0, ++seed, what, opt);
+    check_spmv(A, dM, mode, 2, 0.5, -2.25, ++seed, what, opt);
   }
 }
 
@@ -263,7 +263,7 @@ void check_sell_random() {
       const auto dS = spk::csr_to_sell(Exec(), dA, opt);
       const double mean = double(A.nnz()) / double(A.num_rows());
       const long long over = spill > 0    ? spill
-                             : spill == 0 ? spk::sell_default_spill_width(mean)
+                             : spill == 0 ? spk::sell_default_spill_width<Exec>(mean)
                                           : std::numeric_limits<long long>::max();
       EXPECT_EQ(static_cast<long long>(dS.num_spilled()), rows_longer_than(A, over)) << what;
       if (spill == 0) EXPECT_GE(dS.num_spilled(), 1) << what << ": the dense row";
@@ -288,6 +288,16 @@ void check_sell_random() {
       spk::validate(Exec(), dS);
       spk_test::expect_csr_equal(spk::sell_to_csr(Exec(), dS), A, 0, what + " round trip");
       check_spmv_all(A, dS, what);
+      if (dS.num_spilled() > 0) {
+        // Spill pieces of 1, 3 and 7 entries: every spill row is cut, at
+        // offsets that do not line up with the rows.
+        for (long long chunk : {1, 3, 7}) {
+          spk::SpmvOptions cut;
+          cut.tuning = spk::spmv_tuning(Exec());
+          cut.tuning->sell_spill_chunk_nnz = chunk;
+          check_spmv_all(A, dS, what + " spill pieces of " + std::to_string(chunk), cut);
+        }
+      }
     }
   }
 }
@@ -415,6 +425,13 @@ TEST(TEST_CATEGORY, sparse_formats_sell_spill_hand) {
   fill_counting(x);
   spk_test::poison(y);
   spk::spmv(Exec(), S, x, y);
+  EXPECT_EQ(host_values(y), (std::vector<double>{5, 26, 0, 78}));
+  // Spill pieces of 3 entries: row 3 is summed as 1·5 + 2·6 + 3·7 and 5·8.
+  spk::SpmvOptions cut;
+  cut.tuning = spk::spmv_tuning(Exec());
+  cut.tuning->sell_spill_chunk_nnz = 3;
+  spk_test::poison(y);
+  spk::spmv(Exec(), S, x, y, cut);
   EXPECT_EQ(host_values(y), (std::vector<double>{5, 26, 0, 78}));
   fill_counting(xt);
   spk::SpmvOptions t;

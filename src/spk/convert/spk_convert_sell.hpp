@@ -41,9 +41,10 @@ SellMatrix<std::remove_const_t<S>, O, F, D> csr_to_sell(const ExecSpace& space,
               options.spill_width, " must be >= -1 (0: default, -1: no spill)");
   validate(space, A);
   const double mean = A.num_rows() ? double(A.nnz()) / double(A.num_rows()) : 0.0;
-  const long long spill_over = options.spill_width > 0    ? options.spill_width
-                               : options.spill_width == 0 ? sell_default_spill_width(mean)
-                                                          : std::numeric_limits<long long>::max();
+  const long long spill_over = options.spill_width > 0 ? options.spill_width
+                               : options.spill_width == 0
+                                   ? sell_default_spill_width<ExecSpace>(mean)
+                                   : std::numeric_limits<long long>::max();
   return Impl::csr_to_sell(space, A, C, sigma, spill_over);
 }
 template <class S, class O, class F, class D>

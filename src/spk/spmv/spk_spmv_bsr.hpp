@@ -5,9 +5,9 @@
 //   spk::spmv(alpha, A, x, beta, y, options)          // A's execution space
 //   spk::spmv(A, x, y, options)                       // α = 1, β = 0
 //
-// Normal mode: on GPUs a lane group per block row, lanes over the block row's
-// (block, column) pairs; on host spaces a thread per block row with the b row
-// sums in registers.  Transposed mode scatters with atomics.  β = 0 never
+// Normal mode: on GPUs a thread per scalar row (the b threads of a block row
+// read each block whole); on host spaces a thread per block row with the b
+// row sums in registers.  Transposed mode scatters with atomics.  β = 0 never
 // reads y.  options.algorithm is not used.
 #pragma once
 

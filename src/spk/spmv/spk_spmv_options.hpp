@@ -96,13 +96,20 @@ struct SpmvTuning {
                                         ///< × its share of rows + nonzeros
   int host_merge_segments_per_thread = 0;
 
+  // Formats.
+  long long sell_spill_chunk_nnz = 0;  ///< SELL spill: a team sums at most this many
+                                       ///< entries; longer rows are cut into pieces
+  int sell_spill_lanes = 0;            ///< SELL spill (GPUs): vector lanes a piece ...
+  int sell_spill_team_threads = 0;     ///< ... and threads (lanes × pieces) a team
+
   auto fields() const {
     return std::tie(scalar_max_mean, scalar_max_cv, entries_per_lane, min_lanes, max_lanes,
                     skew_min_longest, skew_ratio, wide_row_max_longest, vector_team_threads,
                     nnz_per_team, min_teams, max_rows_per_group, merge_path_team_size,
                     merge_path_items_per_thread, merge_path_tile_max, stream_max_mean,
                     stream_min_cv, stream_team_threads, stream_block_nnz, stream_entries_per_lane,
-                    stream_max_lanes, host_block_imbalance_max, host_merge_segments_per_thread);
+                    stream_max_lanes, host_block_imbalance_max, host_merge_segments_per_thread,
+                    sell_spill_chunk_nnz, sell_spill_lanes, sell_spill_team_threads);
   }
   bool operator==(const SpmvTuning& o) const { return fields() == o.fields(); }
   bool operator!=(const SpmvTuning& o) const { return !(*this == o); }

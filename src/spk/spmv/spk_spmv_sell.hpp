@@ -4,9 +4,11 @@
 // the matrix's perm).
 //
 // Normal mode: on GPUs a thread per row, a warp per slice when C = 32; on
-// host spaces a thread per slice; the spill's rows a team each.  Transposed
-// mode scatters with atomics.  β = 0 never reads y.  options.algorithm is
-// not used.
+// host spaces a thread per slice.  The spill's rows are cut into pieces of
+// SpmvTuning::sell_spill_chunk_nnz entries, a lane group each; the pieces of a row
+// cut in several add to y atomically, so such a row's last bits can differ
+// from run to run.  Transposed mode scatters with atomics.  β = 0 never reads y.  options.algorithm
+// is not used.
 #pragma once
 
 #include <impl/spk_spmv_padded_kernels.hpp>
@@ -29,6 +31,7 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha,
   if (alpha == T(0) || A.nnz() == 0 || t) Impl::spmv_scale(space, y, beta);
   if (alpha == T(0) || A.nnz() == 0) return;
   auto xr = Impl::spmv_random_access(x);
+  const SpmvTuning tuning = options.tuning ? *options.tuning : spmv_tuning(space);
   using Data = Impl::SpmvSellData<typename M::index_type, typename M::slice_ptr_type,
                                   typename M::index_type, typename M::values_type, decltype(xr), Y>;
   using Acc = typename Data::S;
@@ -48,7 +51,10 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha,
                A.spill_ptr(),
                A.spill_col_idx(),
                A.spill_values(),
-               A.num_spilled()};
+               A.num_spilled(),
+               Impl::sell_spill_chunk(space, options),
+               tuning.sell_spill_lanes,
+               tuning.sell_spill_team_threads};
   if (t) {
     Impl::spmv_sell_transpose(space, d);
     Impl::spmv_sell_spill_transpose(space, d);

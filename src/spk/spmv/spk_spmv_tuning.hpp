@@ -48,6 +48,12 @@ inline SpmvTuning spmv_tuning_host() {
   t.stream_block_nnz = 1024;
   t.stream_entries_per_lane = 4;
   t.stream_max_lanes = 1;
+  // Reasoning, not measured: a host team is one thread, so a piece is one
+  // thread's run; 16384 entries (~200 KB, fp64) keep the pieces long enough
+  // for the prefetchers and a hub row of 10⁵ entries on several threads.
+  t.sell_spill_chunk_nnz = 16384;
+  t.sell_spill_lanes = 1;
+  t.sell_spill_team_threads = 1;
   // The GPU fields stay zero: host spaces run `vector` as row blocks (a
   // thread per block, the row loop's partial sums as its lanes) and choose
   // between row blocks and merge_path from the blocks themselves.
@@ -127,6 +133,17 @@ inline SpmvTuning spmv_tuning_cuda_sm90() {
   t.stream_max_lanes = 2;
   t.host_block_imbalance_max = 0;
   t.host_merge_segments_per_thread = 0;
+  // SELL spill: 16 lanes per piece of at most 128 entries, eight pieces a
+  // team.  Measured (perf_spmv --sweep 1 on an H200, sell:32:4096 with the
+  // default spill width; powerlaw at 2.5·10⁵ and 10⁶ rows, rmat:20,
+  // wiki-Vote, p2p-Gnutella04; benchmarks/cuda_h200/perf_spmv_formats_sweep
+  // .json): 128 × 16 was the fastest or within 5 % of it on each (powerlaw:
+  // 1000000 0.103 ms); 512 × 32 up to 1.08× slower, pieces of 2048 up to
+  // 1.6×, a piece per row (a hub row of 3·10⁴ entries on one lane group) up
+  // to 7×.
+  t.sell_spill_chunk_nnz = 128;
+  t.sell_spill_lanes = 16;
+  t.sell_spill_team_threads = 128;
   return t;
 }
 
@@ -182,6 +199,14 @@ SpmvTuning spmv_tuning(const ExecSpace& space) {
 }
 
 namespace Impl {
+
+/// Spill entries per piece of a SELL product: the options' tuning when it
+/// sets them, else the backend's policy.
+template <class ExecSpace>
+long long sell_spill_chunk(const ExecSpace& space, const SpmvOptions& options) {
+  const long long asked = options.tuning ? options.tuning->sell_spill_chunk_nnz : 0;
+  return asked > 0 ? asked : std::max(1LL, spmv_tuning(space).sell_spill_chunk_nnz);
+}
 
 /// Smallest power of two ≥ v, clamped to [lo, hi].
 inline int pow2_at_least(double v, int lo, int hi) {

@@ -17,15 +17,14 @@ inline constexpr int padded_unroll = 4;
 
 /// Sum over the slots k in [0, w) of a padded row; col(k) and val(k) read
 /// slot k's column index and value.
-template <class D, class Col, class Val>
-KOKKOS_FORCEINLINE_FUNCTION typename D::S padded_row_sum(const D& d, const long long w,
-                                                         const Col& col, const Val& val,
-                                                         const int j) {
+template <class D, class I, class Col, class Val>
+KOKKOS_FORCEINLINE_FUNCTION typename D::S padded_row_sum(const D& d, const I w, const Col& col,
+                                                         const Val& val, const int j) {
   using S = typename D::S;
   using C = typename decltype(d.cols)::non_const_value_type;
   using V = typename decltype(d.vals)::non_const_value_type;
   S sum = 0;
-  for (long long k0 = 0; k0 < w; k0 += padded_unroll) {
+  for (I k0 = 0; k0 < w; k0 += padded_unroll) {
     C c[padded_unroll];
     V v[padded_unroll];
 #pragma unroll
@@ -45,6 +44,8 @@ KOKKOS_FORCEINLINE_FUNCTION typename D::S padded_row_sum(const D& d, const long 
 template <class Perm, class Ptr, class Cols, class Vals, class X, class Y>
 struct SpmvSellData {
   using YS = typename Y::non_const_value_type;
+  using ordinal_type = typename Perm::non_const_value_type;
+  using offset_type = typename Ptr::non_const_value_type;
   using S =
       mixed_scalar_t<typename Vals::non_const_value_type, typename X::non_const_value_type, YS>;
   Perm perm;
@@ -63,21 +64,32 @@ struct SpmvSellData {
   Cols spill_cols;
   Vals spill_vals;
   long long k = 0;
+  long long chunk = 1;  // spill entries per piece (sell_spill_piece)
+  int spill_lanes = 1;  // GPUs: vector lanes a piece ...
+  int spill_team = 1;   // ... and threads a team
 };
 
 /// GPUs: one thread per position of a slice; thread r of slice s reads slots
-/// base + k·C + r, so a warp reads C consecutive slots per step.
+/// base + k·C + r, so a warp reads C consecutive slots per step.  Positions
+/// and slot offsets are 32-bit when the ordinal and offset types are (every
+/// slot offset then fits: the conversion checks it), which saves registers.
 template <class D>
 struct SpmvSellRowFunctor {
   D d;
-  KOKKOS_INLINE_FUNCTION void operator()(const long long p) const {
-    const long long s = p / d.C, r = p % d.C;
-    const long long base = d.slice_ptr(s);
-    const long long w = (static_cast<long long>(d.slice_ptr(s + 1)) - base) / d.C;
-    const long long row = d.perm(p);
-    const long long first = base + r, stride = d.C;
-    const auto col = [&](const long long k) { return d.cols(first + k * stride); };
-    const auto val = [&](const long long k) { return d.vals(first + k * stride); };
+  using I = std::conditional_t<sizeof(typename D::ordinal_type) <= 4 &&
+                                   sizeof(typename D::offset_type) <= 4 &&
+                                   std::is_signed_v<typename D::offset_type>,
+                               int, long long>;
+  KOKKOS_INLINE_FUNCTION void operator()(const long long pl) const {
+    if (pl >= d.m) return sell_spill_prescale(d, pl - d.m);
+    const I p = static_cast<I>(pl), C = d.C;
+    const I s = p / C, r = p - s * C;
+    const I base = d.slice_ptr(s);
+    const I w = (static_cast<I>(d.slice_ptr(s + 1)) - base) / C;
+    const I row = d.perm(p);
+    const I first = base + r;
+    const auto col = [&](const I k) { return d.cols(first + k * C); };
+    const auto val = [&](const I k) { return d.vals(first + k * C); };
     for (int j = 0; j < d.nv; ++j)
       axpby_store(vec_at(d.y, row, j), padded_row_sum(d, w, col, val, j), d.alpha, d.beta);
   }
@@ -95,6 +107,8 @@ struct SpmvSellSliceFunctor {
   void operator()(const long long s) const {
     using S = typename D::S;
     const long long C = CF > 0 ? CF : d.C;
+    const long long ns = (d.m + C - 1) / C;
+    if (s >= ns) return sell_spill_prescale(d, s - ns);
     const long long base = d.slice_ptr(s);
     const long long w = (static_cast<long long>(d.slice_ptr(s + 1)) - base) / C;
     for (int j = 0; j < d.nv; ++j)
@@ -118,7 +132,7 @@ struct SpmvSellSliceFunctor {
 template <int CF, class ExecSpace, class D>
 void spmv_sell_slices(const ExecSpace& space, const D& d) {
   const long long ns = (d.m + d.C - 1) / d.C;
-  Kokkos::parallel_for("spk::spmv.sell", Kokkos::RangePolicy<ExecSpace>(space, 0, ns),
+  Kokkos::parallel_for("spk::spmv.sell", Kokkos::RangePolicy<ExecSpace>(space, 0, ns + d.k),
                        SpmvSellSliceFunctor<D, CF>{d});
 }
 
@@ -133,63 +147,149 @@ void spmv_sell_normal(const ExecSpace& space, const D& d) {
     else
       spmv_sell_slices<0>(space, d);
   } else {
-    Kokkos::parallel_for("spk::spmv.sell", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m),
+    Kokkos::parallel_for("spk::spmv.sell", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m + d.k),
                          SpmvSellRowFunctor<D>{d});
   }
 }
 
-/// Spill row i of a SELL matrix: its row number and its entries' range.
-struct SellSpillRow {
+/// The spill's rows are cut into pieces at the multiples of d.chunk in the
+/// spill's entry numbering, so that a hub row of 10⁴+ entries is summed by
+/// many teams instead of one.  Spill row i owns the pieces numbered from
+/// g(i) = i + ⌊spill_ptr(i) / chunk⌋ to g(i + 1) - 1 (at least one; the
+/// last can be empty), so nothing is stored: a team finds its row by
+/// bisection over g.  A row of one piece is summed and stored as the sliced
+/// rows are; the pieces of a split row add to y atomically after y was
+/// scaled by β (sell_spill_prescale).
+struct SellSpillPiece {
   long long row, begin, end;
+  bool whole;  // the row's only piece
+  bool idle;   // a team past the last piece
 };
+
 template <class D>
-KOKKOS_INLINE_FUNCTION SellSpillRow sell_spill_row(const D& d, const long long i) {
-  return {static_cast<long long>(d.spill_rows(i)), static_cast<long long>(d.spill_ptr(i)),
-          static_cast<long long>(d.spill_ptr(i + 1))};
+KOKKOS_INLINE_FUNCTION long long sell_spill_first_piece(const D& d, const long long i) {
+  return i + static_cast<long long>(d.spill_ptr(i)) / d.chunk;
 }
 
-/// The spill rows of y := α·A·x + β·y: a team per row (few rows, each far
-/// longer than the mean), its entries summed by the team.
+/// Lane groups for the spill's pieces, from the host: g(k) when the
+/// spill's entry arrays hold exactly its entries (as conversions make them),
+/// more when they are longer; sell_spill_piece marks the groups past g(k)
+/// idle.
+template <class D>
+long long sell_spill_teams(const D& d) {
+  return d.k + static_cast<long long>(d.spill_cols.extent(0)) / d.chunk;
+}
+
+/// The spill's launch: a group of `lanes` vector lanes per piece, `groups`
+/// pieces a team (host spaces: one lane, one piece a team).
+struct SellSpillLaunch {
+  int lanes = 1, groups = 1;
+};
+template <class ExecSpace, class D>
+SellSpillLaunch sell_spill_launch(const D& d) {
+  if (is_host_space_v<ExecSpace> || d.spill_lanes <= 0) return {};
+  return {d.spill_lanes, std::max(1, d.spill_team / d.spill_lanes)};
+}
+
+/// Whether spill row i has more than one piece.
+template <class D>
+KOKKOS_INLINE_FUNCTION bool sell_spill_split(const D& d, const long long i) {
+  return sell_spill_first_piece(d, i + 1) - sell_spill_first_piece(d, i) > 1;
+}
+
+template <class D>
+KOKKOS_INLINE_FUNCTION SellSpillPiece sell_spill_piece(const D& d, const long long t) {
+  if (t >= sell_spill_first_piece(d, d.k)) return {0, 0, 0, false, true};
+  long long lo = 0, hi = d.k - 1;  // the last row whose first piece is ≤ t
+  while (lo < hi) {
+    const long long mid = lo + (hi - lo + 1) / 2;
+    if (sell_spill_first_piece(d, mid) <= t)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  const long long b = d.spill_ptr(lo), e = d.spill_ptr(lo + 1);
+  const long long j = t - sell_spill_first_piece(d, lo);
+  const long long c = b / d.chunk + j;  // the chunk of the entry numbering this piece lies in
+  return {static_cast<long long>(d.spill_rows(lo)), j == 0 ? b : c * d.chunk,
+          c + 1 > e / d.chunk ? e : (c + 1) * d.chunk, !sell_spill_split(d, lo), false};
+}
+
+/// Before the spill's pieces add to y (normal mode): y(row) := β·y(row) for
+/// the split spill row i.  The slice kernels run it for indices past their
+/// own, which saves a launch.
+template <class D>
+KOKKOS_INLINE_FUNCTION void sell_spill_prescale(const D& d, const long long i) {
+  if (!sell_spill_split(d, i)) return;
+  using S = typename D::S;
+  using YS = typename D::YS;
+  const long long row = d.spill_rows(i);
+  for (int j = 0; j < d.nv; ++j) {
+    auto& v = vec_at(d.y, row, j);
+    v = d.beta == S(0) ? YS(0) : scalar_cast<YS>(d.beta * scalar_cast<S>(v));
+  }
+}
+
+/// The spill rows of y := α·A·x + β·y: a lane group per piece sums its
+/// entries; a whole row stores, a split row's pieces add atomically.
 template <class ExecSpace, class D>
 static void spmv_sell_spill_normal(const ExecSpace& space, const D& d) {
   if (d.k == 0) return;
+  constexpr bool atomic = spmv_needs_atomics_v<ExecSpace>;
+  const SellSpillLaunch L = sell_spill_launch<ExecSpace>(d);
+  const long long pieces = sell_spill_teams(d);
   using Team = Kokkos::TeamPolicy<ExecSpace>;
   Kokkos::parallel_for(
-      "spk::spmv.sell_spill", Team(space, d.k, Kokkos::AUTO),
+      "spk::spmv.sell_spill", Team(space, (pieces + L.groups - 1) / L.groups, L.groups, L.lanes),
       KOKKOS_LAMBDA(const typename Team::member_type& t) {
         using S = typename D::S;
-        const SellSpillRow r = sell_spill_row(d, t.league_rank());
+        const long long g = static_cast<long long>(t.league_rank()) * t.team_size() + t.team_rank();
+        if (g >= pieces) return;
+        const SellSpillPiece r = sell_spill_piece(d, g);
+        if (r.idle) return;
         for (int j = 0; j < d.nv; ++j) {
           S sum = 0;
           Kokkos::parallel_reduce(
-              Kokkos::TeamThreadRange(t, r.begin, r.end),
+              Kokkos::ThreadVectorRange(t, r.begin, r.end),
               [&](const long long q, S& acc) {
                 acc += spmv_value(d, d.spill_vals(q)) * spmv_x(d, d.spill_cols(q), j);
               },
               sum);
-          Kokkos::single(Kokkos::PerTeam(t),
-                         [&] { axpby_store(vec_at(d.y, r.row, j), sum, d.alpha, d.beta); });
+          Kokkos::single(Kokkos::PerThread(t), [&] {
+            if (r.whole)
+              axpby_store(vec_at(d.y, r.row, j), sum, d.alpha, d.beta);
+            else
+              add_to<atomic>(vec_at(d.y, r.row, j), d.alpha * sum);
+          });
         }
       });
 }
 
-/// The spill rows of y += α·Aᵀx (after spmv_scale): a team per row scatters
-/// its entries.
+/// The spill rows of y += α·Aᵀx (after spmv_scale): a lane group per piece
+/// scatters its entries.
 template <class ExecSpace, class D>
 static void spmv_sell_spill_transpose(const ExecSpace& space, const D& d) {
   if (d.k == 0) return;
   constexpr bool atomic = spmv_needs_atomics_v<ExecSpace>;
+  const SellSpillLaunch L = sell_spill_launch<ExecSpace>(d);
+  const long long pieces = sell_spill_teams(d);
   using Team = Kokkos::TeamPolicy<ExecSpace>;
   Kokkos::parallel_for(
-      "spk::spmv.sell_spill_transpose", Team(space, d.k, Kokkos::AUTO),
+      "spk::spmv.sell_spill_transpose",
+      Team(space, (pieces + L.groups - 1) / L.groups, L.groups, L.lanes),
       KOKKOS_LAMBDA(const typename Team::member_type& t) {
         using S = typename D::S;
-        const SellSpillRow r = sell_spill_row(d, t.league_rank());
+        const long long g = static_cast<long long>(t.league_rank()) * t.team_size() + t.team_rank();
+        if (g >= pieces) return;
+        const SellSpillPiece r = sell_spill_piece(d, g);
+        if (r.idle) return;
         for (int j = 0; j < d.nv; ++j) {
           const S xr = d.alpha * spmv_x(d, r.row, j);
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(t, r.begin, r.end), [&](const long long q) {
-            add_to<atomic>(vec_at(d.y, d.spill_cols(q), j), spmv_value(d, d.spill_vals(q)) * xr);
-          });
+          Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, r.begin, r.end),
+                               [&](const long long q) {
+                                 add_to<atomic>(vec_at(d.y, d.spill_cols(q), j),
+                                                spmv_value(d, d.spill_vals(q)) * xr);
+                               });
         }
       });
 }
