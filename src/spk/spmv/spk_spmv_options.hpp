@@ -96,7 +96,7 @@ struct SpmvTuning {
                                         ///< × its share of rows + nonzeros
   int host_merge_segments_per_thread = 0;
 
-  // Formats.
+  // Formats (in SpmvOptions::tuning a 0 here keeps the policy's value).
   long long sell_spill_chunk_nnz = 0;  ///< SELL spill: a team sums at most this many
                                        ///< entries; longer rows are cut into pieces
   int sell_spill_lanes = 0;            ///< SELL spill (GPUs): vector lanes a piece ...

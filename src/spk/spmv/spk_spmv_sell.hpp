@@ -5,10 +5,10 @@
 //
 // Normal mode: on GPUs a thread per row, a warp per slice when C = 32; on
 // host spaces a thread per slice.  The spill's rows are cut into pieces of
-// SpmvTuning::sell_spill_chunk_nnz entries, a lane group each; the pieces of a row
-// cut in several add to y atomically, so such a row's last bits can differ
-// from run to run.  Transposed mode scatters with atomics.  β = 0 never reads y.  options.algorithm
-// is not used.
+// SpmvTuning::sell_spill_chunk_nnz entries, a lane group each; the pieces
+// of a row cut in several add to y atomically, so such a row's last bits
+// can differ from run to run.  Transposed mode scatters with atomics.  β = 0
+// never reads y.  options.algorithm is not used.
 #pragma once
 
 #include <impl/spk_spmv_padded_kernels.hpp>
@@ -31,7 +31,7 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha,
   if (alpha == T(0) || A.nnz() == 0 || t) Impl::spmv_scale(space, y, beta);
   if (alpha == T(0) || A.nnz() == 0) return;
   auto xr = Impl::spmv_random_access(x);
-  const SpmvTuning tuning = options.tuning ? *options.tuning : spmv_tuning(space);
+  const Impl::SellSpillTuning spill = Impl::sell_spill_tuning(space, options);
   using Data = Impl::SpmvSellData<typename M::index_type, typename M::slice_ptr_type,
                                   typename M::index_type, typename M::values_type, decltype(xr), Y>;
   using Acc = typename Data::S;
@@ -52,9 +52,9 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha,
                A.spill_col_idx(),
                A.spill_values(),
                A.num_spilled(),
-               Impl::sell_spill_chunk(space, options),
-               tuning.sell_spill_lanes,
-               tuning.sell_spill_team_threads};
+               spill.chunk_nnz,
+               spill.lanes,
+               spill.team_threads};
   if (t) {
     Impl::spmv_sell_transpose(space, d);
     Impl::spmv_sell_spill_transpose(space, d);

@@ -200,12 +200,20 @@ SpmvTuning spmv_tuning(const ExecSpace& space) {
 
 namespace Impl {
 
-/// Spill entries per piece of a SELL product: the options' tuning when it
-/// sets them, else the backend's policy.
+/// The SELL spill's launch values: the options' tuning where it sets them
+/// (> 0), else the backend's policy.
+struct SellSpillTuning {
+  long long chunk_nnz = 1;
+  int lanes = 1, team_threads = 1;
+};
 template <class ExecSpace>
-long long sell_spill_chunk(const ExecSpace& space, const SpmvOptions& options) {
-  const long long asked = options.tuning ? options.tuning->sell_spill_chunk_nnz : 0;
-  return asked > 0 ? asked : std::max(1LL, spmv_tuning(space).sell_spill_chunk_nnz);
+SellSpillTuning sell_spill_tuning(const ExecSpace& space, const SpmvOptions& options) {
+  const SpmvTuning policy = spmv_tuning(space);
+  const SpmvTuning& asked = options.tuning ? *options.tuning : policy;
+  const auto pick = [](auto a, auto p) { return std::max<decltype(p)>(1, a > 0 ? a : p); };
+  return {pick(asked.sell_spill_chunk_nnz, policy.sell_spill_chunk_nnz),
+          pick(asked.sell_spill_lanes, policy.sell_spill_lanes),
+          pick(asked.sell_spill_team_threads, policy.sell_spill_team_threads)};
 }
 
 /// Smallest power of two ≥ v, clamped to [lo, hi].

@@ -187,7 +187,7 @@ struct SellSpillLaunch {
 };
 template <class ExecSpace, class D>
 SellSpillLaunch sell_spill_launch(const D& d) {
-  if (is_host_space_v<ExecSpace> || d.spill_lanes <= 0) return {};
+  if (is_host_space_v<ExecSpace>) return {};
   return {d.spill_lanes, std::max(1, d.spill_team / d.spill_lanes)};
 }
 
@@ -209,10 +209,11 @@ KOKKOS_INLINE_FUNCTION SellSpillPiece sell_spill_piece(const D& d, const long lo
       hi = mid - 1;
   }
   const long long b = d.spill_ptr(lo), e = d.spill_ptr(lo + 1);
-  const long long j = t - sell_spill_first_piece(d, lo);
+  const long long first = lo + b / d.chunk, next = lo + 1 + e / d.chunk;  // g(lo), g(lo + 1)
+  const long long j = t - first;
   const long long c = b / d.chunk + j;  // the chunk of the entry numbering this piece lies in
   return {static_cast<long long>(d.spill_rows(lo)), j == 0 ? b : c * d.chunk,
-          c + 1 > e / d.chunk ? e : (c + 1) * d.chunk, !sell_spill_split(d, lo), false};
+          c + 1 > e / d.chunk ? e : (c + 1) * d.chunk, next - first == 1, false};
 }
 
 /// Before the spill's pieces add to y (normal mode): y(row) := β·y(row) for
