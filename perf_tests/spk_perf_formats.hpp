@@ -186,13 +186,18 @@ void sweep_format(const ExecSpace& space, const std::string& name, const Csr& A,
                   const X& x, const Y& y, Time&& time, Poison&& poison, Add&& add,
                   const Numbers& nums) {
   const SpmvTuning base = spmv_tuning(space);
-  auto timed = [&](const auto& matrix, const SpmvTuning& tuning, const std::string& suffix) {
+  auto timed = [&](const auto& matrix, const SpmvTuning& tuning, const std::string& suffix,
+                   const int lanes = 0) {
     SpmvOptions o;
     o.tuning = tuning;
+    o.vector_length = lanes;
     poison();
     const double ms = time([&] { spmv(space, 1.0, matrix, x, 0.0, y, o); });
     add("sweep-" + name + suffix, ms, true, name + suffix, nums);
   };
+  // Lanes per row of the GPU row kernels (host spaces ignore them).
+  if constexpr (!Impl::is_host_space_v<ExecSpace>)
+    for (int lanes : {1, 2, 4, 8, 16}) timed(F, base, "-lanes" + std::to_string(lanes), lanes);
   if constexpr (std::is_same_v<M, SellMatrix<typename M::scalar_type, typename M::ordinal_type,
                                              typename M::offset_type, typename M::device_type>>) {
     for (long long c : {128LL, 512LL, 2048LL, 1LL << 40})

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Plot perf_spmv JSON: achieved GB/s per matrix and implementation, with the
 reference bandwidth (device-to-device copy / streaming read) measured in the
-same run.  Usage: plot_spmv.py results.json out.png [title]"""
+same run.  Usage: plot_spmv.py results.json out.png [title] [impl,impl,...]
+(the implementations to draw; by default the CSR ones of IMPLS)."""
 import json
 import math
 import sys
@@ -18,6 +19,7 @@ IMPLS = ["spk-auto", "spk-scalar", "spk-vector", "spk-merge_path", "kokkoskernel
 def main():
     src, out = sys.argv[1], sys.argv[2]
     title = sys.argv[3] if len(sys.argv) > 3 else src
+    wanted = sys.argv[4].split(",") if len(sys.argv) > 4 else IMPLS
     data = json.load(open(src))
     recs = data["records"]
     for r in recs:  # older results name spk's automatic choice "spk-automatic"
@@ -26,8 +28,8 @@ def main():
     for r in recs:
         if r["matrix"] not in matrices:
             matrices.append(r["matrix"])
-    impls = [i for i in IMPLS if any(r["impl"] == i for r in recs)]
-    gbps = {(r["matrix"], r["impl"]): r["gbps"] for r in recs}
+    impls = [i for i in wanted if any(r["impl"] == i for r in recs)]
+    gbps = {(r["matrix"], r["impl"]): r["gbps"] for r in recs if r.get("status", "ok") == "ok"}
     fig, ax = plt.subplots(figsize=(max(8, 0.6 * len(matrices)), 5.5))
     width = 0.8 / len(impls)
     for j, impl in enumerate(impls):

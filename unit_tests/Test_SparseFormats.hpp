@@ -177,6 +177,22 @@ void check_spmv_all(const HostCsr<F>& A, const M& dM, const std::string& what,
   }
 }
 
+/// check_spmv_all with several lanes per row forced (options.vector_length:
+/// 3 rounds down to 2, 32 is a whole warp), on GPU spaces, whose row kernels
+/// take them; host spaces ignore the lanes.
+template <class F, class M>
+void check_spmv_lanes(const HostCsr<F>& A, const M& dM, const std::string& what,
+                      spk::SpmvOptions opt = {}) {
+  if constexpr (!spk::Impl::is_host_space_v<Exec>) {
+    for (int lanes : {2, 3, 8, 32}) {
+      opt.vector_length = lanes;
+      check_spmv_all(A, dM, what + " lanes " + std::to_string(lanes), opt);
+    }
+  } else {
+    (void)A, (void)dM, (void)what, (void)opt;
+  }
+}
+
 /// The matrices of the random tests: bigger than a warp, empty rows, a
 /// dense row, square and rectangular both ways.
 template <class F>
@@ -223,6 +239,7 @@ void check_bsr_random() {
       spk_test::expect_csr_equal(drop_zeros(spk::create_mirror_view_and_copy_host(back)),
                                  drop_zeros(A), 0, what + " round trip, fill kept");
       check_spmv_all(A, dB, what);
+      check_spmv_lanes(A, dB, what);
     }
   }
 }
@@ -261,10 +278,10 @@ void check_sell_random() {
       opt.sigma = sigma;
       opt.spill_width = spill;
       const auto dS = spk::csr_to_sell(Exec(), dA, opt);
-      const double mean = double(A.nnz()) / double(A.num_rows());
-      const long long over = spill > 0    ? spill
-                             : spill == 0 ? spk::sell_default_spill_width<Exec>(mean)
-                                          : std::numeric_limits<long long>::max();
+      const long long over = spill > 0 ? spill
+                             : spill == 0
+                                 ? spk::sell_default_spill_width(Exec(), A.num_rows(), A.nnz())
+                                 : std::numeric_limits<long long>::max();
       EXPECT_EQ(static_cast<long long>(dS.num_spilled()), rows_longer_than(A, over)) << what;
       if (spill == 0) EXPECT_GE(dS.num_spilled(), 1) << what << ": the dense row";
       EXPECT_EQ(static_cast<long long>(dS.num_positions() + dS.num_spilled()),
@@ -288,6 +305,7 @@ void check_sell_random() {
       spk::validate(Exec(), dS);
       spk_test::expect_csr_equal(spk::sell_to_csr(Exec(), dS), A, 0, what + " round trip");
       check_spmv_all(A, dS, what);
+      check_spmv_lanes(A, dS, what);
       if (dS.num_spilled() > 0) {
         // Spill pieces of 1, 3 and 7 entries: every spill row is cut, at
         // offsets that do not line up with the rows.
@@ -318,6 +336,7 @@ void check_ell_hyb_random() {
     EXPECT_EQ(host_values(dE.values()), host_values(hE.values())) << name;
     spk_test::expect_csr_equal(spk::ell_to_csr(Exec(), dE), A, 0, name + " ell round trip");
     check_spmv_all(A, dE, name + " ell");
+    check_spmv_lanes(A, dE, name + " ell");
     // HYB: the histogram's width, no ELL part, no COO part, and in between.
     for (long long w : {-1LL, 0LL, 1LL, 4LL, static_cast<long long>(hE.width()) + 2}) {
       const std::string what = name + " hyb width " + std::to_string(w);
@@ -337,6 +356,7 @@ void check_ell_hyb_random() {
       EXPECT_EQ(host_values(dH.coo().values()), host_values(hH.coo().values())) << what;
       spk_test::expect_csr_equal(spk::hyb_to_csr(Exec(), dH), A, 0, what + " round trip");
       check_spmv_all(A, dH, what);
+      check_spmv_lanes(A, dH, what);
     }
   }
 }
@@ -505,6 +525,66 @@ TEST(TEST_CATEGORY, sparse_formats_hyb_histogram_width) {
   const auto H = spk::csr_to_hyb(formats_test::Host(), A);
   EXPECT_EQ(H.width(), 3);
   EXPECT_EQ(static_cast<long long>(H.coo().nnz()), 1000LL * 6);
+}
+
+// The rule for lanes per row in the formats' GPU kernels: BSR by stored
+// entries a row; ELL only while every row's lanes fit on the device at once;
+// SELL one lane unless asked.
+TEST(TEST_CATEGORY, sparse_formats_row_lanes_rule) {
+  using formats_test::Exec;
+  using K = spk::Impl::FormatKernel;
+  const spk::SpmvTuning t = spk::spmv_tuning_cuda_sm90();
+  const long long resident = 132 * 2048;  // an H100 or H200
+  using spk::Impl::format_row_lanes;
+  EXPECT_EQ(format_row_lanes(t, K::Bsr, 400000, 81, resident), 4) << "3-dof FEM";
+  EXPECT_EQ(format_row_lanes(t, K::Bsr, 4000000, 40, resident), 2) << "27-point stencil";
+  EXPECT_EQ(format_row_lanes(t, K::Bsr, 1000000, 15, resident), 1) << "7-point stencil";
+  EXPECT_EQ(format_row_lanes(t, K::Bsr, 1000, 1000, resident), 8) << "at most format_max_lanes";
+  EXPECT_EQ(format_row_lanes(t, K::Ell, 400000, 81, resident), 1) << "more rows than threads";
+  EXPECT_EQ(format_row_lanes(t, K::Ell, 10876, 100, resident), 8) << "p2p-Gnutella04";
+  EXPECT_EQ(format_row_lanes(t, K::Ell, 100000, 100, resident), 2) << "2 lanes fill the device";
+  EXPECT_EQ(format_row_lanes(t, K::Ell, 1000, 12, resident), 1) << "short rows";
+  EXPECT_EQ(format_row_lanes(t, K::Sell, 1000, 1000, resident), 1);
+  spk::SpmvTuning off = t;
+  off.format_max_lanes = 1;
+  EXPECT_EQ(format_row_lanes(off, K::Bsr, 400000, 81, resident), 1);
+  const bool host = spk::Impl::is_host_space_v<Exec>;
+  EXPECT_EQ(spk::Impl::format_lanes(Exec(), spk::SpmvOptions{}, K::Bsr, 1000, 1000).lanes,
+            host ? 1 : 8);
+  spk::SpmvOptions forced;
+  forced.vector_length = 6;
+  EXPECT_EQ(spk::Impl::format_lanes(Exec(), forced, K::Sell, 4000000, 5).lanes, host ? 1 : 4)
+      << "rounded down to a power of two";
+}
+
+// Many spill rows cut into many pieces: a lane group finds its piece's row
+// by bisection over the spill's rows, the first and the last included.
+TEST(TEST_CATEGORY, sparse_formats_sell_many_spill_rows) {
+  using namespace formats_test;
+  for (int k : {17, 18, 34, 35, 288, 289, 290, 307, 1000}) {
+    const int m = k + 50, n = 97;
+    Rows rows(m);
+    for (int i = 0; i < m; ++i) {
+      const int len = i < k ? 10 + i % 7 : 2;  // the first k rows spill (width 8)
+      for (int e = 0; e < len; ++e) rows[i].push_back({(i * 13 + e * 7) % n, 1.0 + (i + e) % 5});
+    }
+    for (auto& r : rows) std::sort(r.begin(), r.end());
+    const auto A = spk::reference::csr_from_rows<double, int, int>(m, n, rows);
+    spk::SellOptions opt;
+    opt.spill_width = 8;
+    const auto S = spk::csr_to_sell(Exec(), spk::create_mirror_view_and_copy(Exec(), A), opt);
+    ASSERT_EQ(S.num_spilled(), k);
+    for (long long chunk : {1, 4, 128}) {
+      spk::SpmvOptions cut;
+      cut.tuning = spk::spmv_tuning(Exec());
+      cut.tuning->sell_spill_chunk_nnz = chunk;
+      const std::string what =
+          std::to_string(k) + " spill rows, pieces of " + std::to_string(chunk);
+      check_spmv(A, S, spk::Mode::Normal, 0, 1.0, 0.0, 77, what, cut);
+      check_spmv(A, S, spk::Mode::Normal, 0, -0.5, 2.0, 78, what, cut);
+      check_spmv(A, S, spk::Mode::Transpose, 0, 1.5, 0.0, 79, what, cut);
+    }
+  }
 }
 
 TEST(TEST_CATEGORY, sparse_formats_bsr_random) { formats_test::check_bsr_random<int>(); }

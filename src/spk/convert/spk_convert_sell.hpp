@@ -13,6 +13,7 @@
 #include <impl/spk_csr_operand.hpp>
 #include <spk_convert.hpp>
 #include <spk_sell_matrix.hpp>
+#include <spk_spmv_tuning.hpp>
 #include <spk_validate.hpp>
 
 namespace spk {
@@ -20,10 +21,21 @@ namespace spk {
 struct SellOptions {
   int slice_height = 0;  ///< C; 0: sell_default_slice_height of the execution space
   int sigma = 0;         ///< σ, rows sorted together; 0: sell_default_sigma; 1: no sorting
-  /// Rows longer than this go to the spill; 0: sell_default_spill_width of
-  /// the mean row length; -1: no spill.
+  /// Rows longer than this go to the spill; 0: sell_default_spill_width;
+  /// -1: no spill.
   long long spill_width = 0;
 };
+
+/// Rows longer than this go to the spill by default: a multiple of the mean
+/// row length with a floor, and on GPUs at most a few entries per resident
+/// thread of the device (spmv_tuning(space)'s sell_spill_width_* values,
+/// measured there).  A slice is as slow as its longest row, while the spill
+/// cuts rows into pieces that a lane group (GPUs) or a thread (host spaces)
+/// sums.
+template <class ExecSpace>
+long long sell_default_spill_width(const ExecSpace& space, long long rows, long long nnz) {
+  return Impl::sell_spill_width(space, spmv_tuning(space), rows, nnz);
+}
 
 template <class ExecSpace, class S, class O, class F, class D>
 SellMatrix<std::remove_const_t<S>, O, F, D> csr_to_sell(const ExecSpace& space,
@@ -40,10 +52,9 @@ SellMatrix<std::remove_const_t<S>, O, F, D> csr_to_sell(const ExecSpace& space,
   SPK_REQUIRE(options.spill_width >= -1, InvalidMatrix, "csr_to_sell: spill width ",
               options.spill_width, " must be >= -1 (0: default, -1: no spill)");
   validate(space, A);
-  const double mean = A.num_rows() ? double(A.nnz()) / double(A.num_rows()) : 0.0;
   const long long spill_over = options.spill_width > 0 ? options.spill_width
                                : options.spill_width == 0
-                                   ? sell_default_spill_width<ExecSpace>(mean)
+                                   ? sell_default_spill_width(space, A.num_rows(), A.nnz())
                                    : std::numeric_limits<long long>::max();
   return Impl::csr_to_sell(space, A, C, sigma, spill_over);
 }

@@ -30,28 +30,6 @@ constexpr int sell_default_slice_height() {
 /// (nearly equal lengths, ties keep row order) σ changes nothing.
 inline constexpr int sell_default_sigma = 4096;
 
-/// Rows longer than this go to the spill by default on ExecSpace: a multiple
-/// of the mean row length, with a floor.  A slice is as slow as its longest
-/// row, while the spill cuts rows into pieces that a warp (GPUs) or a thread
-/// (host spaces) sums.
-///   GPUs: 8 × the mean, at least 32.  Measured (perf_spmv --sweep 1 on an
-///   H200, sell:32:4096, widths 16-256): power-law and R-MAT matrices of
-///   2.5·10⁵-4·10⁶ rows (mean 8) ran fastest at 64-128, SuiteSparse graphs of
-///   10⁴ rows (mean 5-13) at 16-32, 1.5-2× faster there than at 16 × the mean.
-///   Host spaces: 16 × the mean, at least 64.  Measured (2 OpenMP threads,
-///   sell:8:4096): powerlaw:1000000 ran fastest at widths 128-256, 1.2-1.3×
-///   faster than at 64.
-/// FEM and stencil rows (within 2× the mean) never reach either; spilling
-/// them all cost 2-6×.
-template <class ExecSpace>
-long long sell_default_spill_width(double mean_row_length) {
-  constexpr bool host = Impl::is_host_space_v<ExecSpace>;
-  const double w = (host ? 16.0 : 8.0) * mean_row_length, floor = host ? 64.0 : 32.0;
-  return w < floor    ? static_cast<long long>(floor)
-         : w > 9.0e18 ? std::numeric_limits<long long>::max()
-                      : static_cast<long long>(w);
-}
-
 /// A num_rows × num_cols matrix in SELL-C-σ form, with a spill for long rows.
 ///
 /// The sliced part: rows are sorted by decreasing length within windows of

@@ -6,7 +6,9 @@
 //   spk::spmv(A, x, y, options)                       // α = 1, β = 0
 //
 // Normal mode: on GPUs a thread per scalar row (the b threads of a block row
-// read each block whole); on host spaces a thread per block row with the b
+// read each block whole), with several lanes per row reading consecutive
+// blocks when the rows are long (SpmvTuning::bsr_min_entries_per_lane,
+// options.vector_length); on host spaces a thread per block row with the b
 // row sums in registers.  Transposed mode scatters with atomics.  β = 0 never
 // reads y.  options.algorithm is not used.
 #pragma once
@@ -49,7 +51,12 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha,
   if (t)
     Impl::spmv_bsr_transpose(space, d);
   else
-    Impl::spmv_bsr_normal(space, d);
+    Impl::spmv_bsr_normal(
+        space, d,
+        Impl::format_lanes(space, options, Impl::FormatKernel::Bsr, A.num_rows(),
+                           A.num_block_rows() ? double(A.num_blocks()) * A.block_size() /
+                                                    double(A.num_block_rows())
+                                              : 0.0));
 }
 
 template <class S, class O, class F, class D, class X, class Y>

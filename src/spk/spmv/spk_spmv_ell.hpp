@@ -3,7 +3,9 @@
 // as spk_spmv.hpp.
 //
 // ELL: one thread per row over the column-major slots, stopping at the
-// row's padding.  HYB: the ELL product (β applied there), then the COO spill
+// row's padding; on GPUs several lanes per row when every row fits on the
+// device at once and the width is long (SpmvTuning::padded_*, or
+// options.vector_length).  HYB: the ELL product (β applied there), then the COO spill
 // added with atomics.  Transposed mode scatters.  β = 0 never reads y.
 // options.algorithm is not used.
 #pragma once
@@ -19,7 +21,8 @@ namespace Impl {
 template <class ExecSpace, class S, class O, class F, class D, class X, class Y>
 void spmv_ell_part(const ExecSpace& space, typename Y::non_const_value_type alpha,
                    const EllMatrix<S, O, F, D>& A, const X& x,
-                   typename Y::non_const_value_type beta, const Y& y, bool transpose, bool conj) {
+                   typename Y::non_const_value_type beta, const Y& y, bool transpose, bool conj,
+                   const SpmvOptions& options) {
   auto xr = spmv_random_access(x);
   using M = EllMatrix<S, O, F, D>;
   using Data = SpmvEllData<typename M::index_type, typename M::values_type, decltype(xr), Y>;
@@ -29,7 +32,8 @@ void spmv_ell_part(const ExecSpace& space, typename Y::non_const_value_type alph
   if (transpose)
     spmv_ell_transpose(space, d);
   else
-    spmv_ell_normal(space, d);
+    spmv_ell_normal(space, d,
+                    format_lanes(space, options, FormatKernel::Ell, A.num_rows(), A.width()));
 }
 
 }  // namespace Impl
@@ -47,7 +51,7 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha,
   if (Impl::spmv_scatter_via_accumulator(space, alpha, A, x, beta, y, options, t)) return;
   if (alpha == T(0) || A.nnz() == 0 || t) Impl::spmv_scale(space, y, beta);
   if (alpha == T(0) || A.nnz() == 0) return;
-  Impl::spmv_ell_part(space, alpha, A, x, beta, y, t, conj);
+  Impl::spmv_ell_part(space, alpha, A, x, beta, y, t, conj, options);
 }
 
 template <class ExecSpace, class S, class O, class F, class D, class X, class Y,
@@ -67,7 +71,7 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha,
   const bool ell_rows = A.ell().nnz() > 0 && !t;
   if (alpha == T(0) || !ell_rows) Impl::spmv_scale(space, y, beta);
   if (alpha == T(0)) return;
-  if (A.ell().nnz() > 0) Impl::spmv_ell_part(space, alpha, A.ell(), x, beta, y, t, conj);
+  if (A.ell().nnz() > 0) Impl::spmv_ell_part(space, alpha, A.ell(), x, beta, y, t, conj, options);
   if (A.coo().nnz() == 0) return;
   const auto& c = A.coo();
   auto xr = Impl::spmv_random_access(x);

@@ -101,6 +101,26 @@ struct SpmvTuning {
                                        ///< entries; longer rows are cut into pieces
   int sell_spill_lanes = 0;            ///< SELL spill (GPUs): vector lanes a piece ...
   int sell_spill_team_threads = 0;     ///< ... and threads (lanes × pieces) a team
+  // csr_to_sell's default spill width: rows longer than
+  // max(sell_spill_width_min, sell_spill_width_per_mean × the mean row
+  // length) are spilled; where sell_spill_width_per_resident > 0, the width
+  // is also at most max(sell_spill_width_small,
+  // sell_spill_width_per_resident × nnz / the device's resident threads).
+  double sell_spill_width_per_mean = 0;
+  long long sell_spill_width_min = 0;
+  double sell_spill_width_per_resident = 0;
+  long long sell_spill_width_small = 0;
+  // Lanes per row of the GPU row kernels in normal mode (powers of two, at
+  // most format_max_lanes; SpmvOptions::vector_length sets them directly).
+  // BSR: the most lanes that keep bsr_min_entries_per_lane of a row's stored
+  // entries each.  ELL (and HYB's ELL part): more lanes only while rows ×
+  // lanes fit padded_max_waves × the device's resident threads and each lane
+  // keeps padded_min_slots_per_lane of the width.  SELL: one lane.
+  int format_max_lanes = 0;
+  double bsr_min_entries_per_lane = 0;
+  double padded_min_slots_per_lane = 0;
+  double padded_max_waves = 0;
+  int format_team_threads = 0;  ///< lanes × rows a team when lanes > 1
 
   auto fields() const {
     return std::tie(scalar_max_mean, scalar_max_cv, entries_per_lane, min_lanes, max_lanes,
@@ -109,7 +129,10 @@ struct SpmvTuning {
                     merge_path_items_per_thread, merge_path_tile_max, stream_max_mean,
                     stream_min_cv, stream_team_threads, stream_block_nnz, stream_entries_per_lane,
                     stream_max_lanes, host_block_imbalance_max, host_merge_segments_per_thread,
-                    sell_spill_chunk_nnz, sell_spill_lanes, sell_spill_team_threads);
+                    sell_spill_chunk_nnz, sell_spill_lanes, sell_spill_team_threads,
+                    sell_spill_width_per_mean, sell_spill_width_min, sell_spill_width_per_resident,
+                    sell_spill_width_small, format_max_lanes, bsr_min_entries_per_lane,
+                    padded_min_slots_per_lane, padded_max_waves, format_team_threads);
   }
   bool operator==(const SpmvTuning& o) const { return fields() == o.fields(); }
   bool operator!=(const SpmvTuning& o) const { return !(*this == o); }
@@ -119,7 +142,8 @@ struct SpmvTuning {
 struct SpmvOptions {
   SpmvAlgorithm algorithm = SpmvAlgorithm::Auto;
   Mode mode = Mode::Normal;
-  int vector_length = 0;     ///< vector, stream, dynamic: lanes per row (power of two)
+  int vector_length = 0;     ///< vector, stream, dynamic: lanes per row (power of two);
+                             ///< ELL, HYB, SELL, BSR (GPUs, normal mode): lanes per row
   int team_size = 0;         ///< vector, stream, dynamic: lane groups per team (dynamic: a
                              ///< draw's share); merge_path (GPU): threads per team
   int merge_path_items = 0;  ///< merge_path: rows + nonzeros per thread

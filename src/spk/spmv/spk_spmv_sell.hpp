@@ -3,8 +3,9 @@
 // spk_spmv.hpp.  y is read and written in the original row order (through
 // the matrix's perm).
 //
-// Normal mode: on GPUs a thread per row, a warp per slice when C = 32; on
-// host spaces a thread per slice.  The spill's rows are cut into pieces of
+// Normal mode: on GPUs a thread per row, a warp per slice when C = 32
+// (options.vector_length > 1 gives a row that many lanes); on host spaces a
+// thread per slice.  The spill's rows are cut into pieces of
 // SpmvTuning::sell_spill_chunk_nnz entries, a lane group each; the pieces
 // of a row cut in several add to y atomically, so such a row's last bits
 // can differ from run to run.  Transposed mode scatters with atomics.  β = 0
@@ -59,7 +60,9 @@ void spmv(const ExecSpace& space, typename Y::non_const_value_type alpha,
     Impl::spmv_sell_transpose(space, d);
     Impl::spmv_sell_spill_transpose(space, d);
   } else {
-    Impl::spmv_sell_normal(space, d);
+    Impl::spmv_sell_normal(
+        space, d,
+        Impl::format_lanes(space, options, Impl::FormatKernel::Sell, A.num_positions(), 0.0));
     Impl::spmv_sell_spill_normal(space, d);
   }
 }

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <algorithm>
+#include <limits>
 #include <spk_compat.hpp>
 #include <spk_spmv_options.hpp>
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -54,6 +55,12 @@ inline SpmvTuning spmv_tuning_host() {
   t.sell_spill_chunk_nnz = 16384;
   t.sell_spill_lanes = 1;
   t.sell_spill_team_threads = 1;
+  // Measured (2 OpenMP threads, sell:8:4096): powerlaw:1000000 ran fastest
+  // at spill widths of 128-256, 1.2-1.3× faster than at 64.  FEM and stencil
+  // rows (within 2× the mean) never reach 16 × the mean; spilling them all
+  // cost 2-6×.
+  t.sell_spill_width_per_mean = 16;
+  t.sell_spill_width_min = 64;
   // The GPU fields stay zero: host spaces run `vector` as row blocks (a
   // thread per block, the row loop's partial sums as its lanes) and choose
   // between row blocks and merge_path from the blocks themselves.
@@ -144,6 +151,41 @@ inline SpmvTuning spmv_tuning_cuda_sm90() {
   t.sell_spill_chunk_nnz = 128;
   t.sell_spill_lanes = 16;
   t.sell_spill_team_threads = 128;
+  // SELL spill width.  A slice is as slow as its longest row, while the
+  // spill's pieces run on lane groups.  Measured (perf_spmv --sweep 1 on an
+  // H200, sell:32:4096, widths 16-256): power-law and R-MAT matrices of
+  // 2.5·10⁵-10⁶ rows (mean 8, 2-8 entries per resident thread) ran fastest
+  // at 64 (up to 1.6× faster than at 16 or 256); wiki-Vote and
+  // p2p-Gnutella04 (10⁴ rows, under one entry per resident thread) at 16
+  // (wiki-Vote 25 µs against 41 at 8 × the mean), where the GPU holds every
+  // row at once and the widest slice's chain of loads is the product's time.
+  // Eight entries per resident thread sets the cap between them.
+  t.sell_spill_width_per_mean = 8;
+  t.sell_spill_width_min = 32;
+  t.sell_spill_width_per_resident = 8;
+  t.sell_spill_width_small = 16;
+  // Lanes per row of the formats' kernels.  Measured (perf_spmv --sweep 1
+  // --formats ell,bsr:3,sell:32:4096 on an H200, lanes 1-16;
+  // benchmarks/cuda_h200/perf_spmv_formats_sweep.json):
+  //  - BSR 3: 4 lanes on fem:51:3:27 (81 stored entries a row: 98 µs against
+  //    116 with one), 2 on the 27-point stencils (695 µs against 830 on
+  //    stencil27:160), one on the 7-point stencil; lanes read consecutive
+  //    blocks, so a warp's loads are whole runs of values.  About 16 entries
+  //    a lane fits the three.
+  //  - ELL and SELL: one lane on every FEM and stencil matrix (with 2 lanes
+  //    ELL ran 1.2-1.9× slower, SELL up to 1.6×: a lane's slots lie a column
+  //    apart).  Only a matrix whose rows all fit on the device at once gains,
+  //    its time being its longest row's chain of loads: p2p-Gnutella04 in ELL
+  //    (10⁴ rows, width 100) ran 14.5 µs with 8 lanes against 36 with one.
+  //    SELL's slices are no wider than its spill width, and 2 lanes were as
+  //    fast or slower on every matrix of the sweep (within 6 % on the
+  //    10⁴-row graphs): one lane.
+  t.format_max_lanes = 8;
+  t.bsr_min_entries_per_lane = 16;
+  t.padded_min_slots_per_lane = 8;
+  t.padded_max_waves = 1;
+  // Reasoning, not swept: the lane kernels' teams as `vector`'s (256 threads).
+  t.format_team_threads = 256;
   return t;
 }
 
@@ -214,6 +256,53 @@ SellSpillTuning sell_spill_tuning(const ExecSpace& space, const SpmvOptions& opt
   return {pick(asked.sell_spill_chunk_nnz, policy.sell_spill_chunk_nnz),
           pick(asked.sell_spill_lanes, policy.sell_spill_lanes),
           pick(asked.sell_spill_team_threads, policy.sell_spill_team_threads)};
+}
+
+/// Threads the device keeps resident at once (GPUs: multiprocessors × their
+/// thread slots), the unit of format_target_waves.
+template <class ExecSpace>
+long long resident_threads(const ExecSpace& space) {
+  return std::max<long long>(1, space.concurrency());
+}
+
+/// csr_to_sell's default spill width on `space` for a matrix of `rows` rows
+/// and `nnz` entries (SpmvTuning::sell_spill_width_*).
+template <class ExecSpace>
+long long sell_spill_width(const ExecSpace& space, const SpmvTuning& t, long long rows,
+                           long long nnz) {
+  const double mean = rows > 0 ? double(nnz) / double(rows) : 0.0;
+  double w = std::max(double(t.sell_spill_width_min), t.sell_spill_width_per_mean * mean);
+  if (t.sell_spill_width_per_resident > 0)
+    w = std::min(w, std::max(double(t.sell_spill_width_small),
+                             t.sell_spill_width_per_resident * double(nnz) /
+                                 double(resident_threads(space))));
+  return w > 9.0e18 ? std::numeric_limits<long long>::max() : std::max(1LL, (long long)w);
+}
+
+/// The formats whose GPU row kernels take lanes (format_lanes).
+enum class FormatKernel { Bsr, Ell, Sell };
+
+/// Lanes per row for a format's GPU row kernel (normal mode): `rows` rows of
+/// `entries_per_row` stored entries (BSR: a row's share of its blocks; ELL:
+/// the width) on a device of `resident` threads (SpmvTuning's format
+/// fields).
+inline int format_row_lanes(const SpmvTuning& t, FormatKernel kind, long long rows,
+                            double entries_per_row, long long resident) {
+  int lanes = 1;
+  const auto more = [&](const int next) {
+    switch (kind) {
+      case FormatKernel::Bsr:
+        return entries_per_row / next >= t.bsr_min_entries_per_lane;
+      case FormatKernel::Ell:
+        return entries_per_row / next >= t.padded_min_slots_per_lane &&
+               double(rows) * next <= t.padded_max_waves * double(resident);
+      case FormatKernel::Sell:
+        return false;
+    }
+    return false;
+  };
+  while (lanes < t.format_max_lanes && more(2 * lanes)) lanes *= 2;
+  return lanes;
 }
 
 /// Smallest power of two ≥ v, clamped to [lo, hi].

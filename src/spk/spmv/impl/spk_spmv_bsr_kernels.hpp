@@ -60,6 +60,30 @@ struct SpmvBsrHostFunctor {
   }
 };
 
+/// Row r of the blocks k0, k0 + stride, ... (< k1) of a block row times x.
+template <int B, class D>
+KOKKOS_FORCEINLINE_FUNCTION typename D::S bsr_row_sum(const D& d, const int r, const long long k0,
+                                                      const long long k1, const int stride,
+                                                      const int j) {
+  using S = typename D::S;
+  const int b = B > 0 ? B : d.b;
+  const long long bb = static_cast<long long>(b) * b;
+  S sum = 0;
+#pragma unroll 2
+  for (long long k = k0; k < k1; k += stride) {
+    const long long c0 = static_cast<long long>(d.cols(k)) * b;
+    const long long at = k * bb + static_cast<long long>(r) * b;
+    if (c0 + b <= d.n) {
+#pragma unroll
+      for (int c = 0; c < b; ++c) sum += spmv_value(d, d.vals(at + c)) * spmv_x(d, c0 + c, j);
+    } else {  // the last block column, cut by the matrix's edge
+      for (int c = 0; c < d.n - c0; ++c)
+        sum += spmv_value(d, d.vals(at + c)) * spmv_x(d, c0 + c, j);
+    }
+  }
+  return sum;
+}
+
 /// GPUs: a thread per row of the matrix (row q = I·b + r of block row I).
 /// It walks its block row's blocks, reading row r of each (b consecutive
 /// values) and the block's b x entries.  The b threads of a block row are
@@ -73,59 +97,79 @@ template <class D, int B>
 struct SpmvBsrRowFunctor {
   D d;
   KOKKOS_INLINE_FUNCTION void operator()(const long long q) const {
-    using S = typename D::S;
     const int b = B > 0 ? B : d.b;
     const long long I = q / b;
     const int r = static_cast<int>(q - I * b);
-    const long long bb = static_cast<long long>(b) * b;
+    const long long k0 = d.row_map(I), k1 = d.row_map(I + 1);
+    for (int j = 0; j < d.nv; ++j)
+      axpby_store(vec_at(d.y, q, j), bsr_row_sum<B>(d, r, k0, k1, 1, j), d.alpha, d.beta);
+  }
+};
+
+/// GPUs, lanes > 1 (format_lanes): SpmvBsrRowFunctor with `lanes` vector
+/// lanes per row, lane l taking the block row's blocks l, l + lanes, ...;
+/// the lanes of a row and the b rows of a block row are neighbours in a
+/// warp, so together they still read whole blocks.
+template <class D, int B, class Member>
+struct SpmvBsrLanesFunctor {
+  D d;
+  int lanes;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
+    using S = typename D::S;
+    const long long q = static_cast<long long>(t.league_rank()) * t.team_size() + t.team_rank();
+    if (q >= d.m) return;
+    const int b = B > 0 ? B : d.b;
+    const long long I = q / b;
+    const int r = static_cast<int>(q - I * b);
     const long long k0 = d.row_map(I), k1 = d.row_map(I + 1);
     for (int j = 0; j < d.nv; ++j) {
       S sum = 0;
-#pragma unroll 2
-      for (long long k = k0; k < k1; ++k) {
-        const long long c0 = static_cast<long long>(d.cols(k)) * b;
-        const long long at = k * bb + static_cast<long long>(r) * b;
-        if (c0 + b <= d.n) {
-#pragma unroll
-          for (int c = 0; c < b; ++c) sum += spmv_value(d, d.vals(at + c)) * spmv_x(d, c0 + c, j);
-        } else {  // the last block column, cut by the matrix's edge
-          for (int c = 0; c < d.n - c0; ++c)
-            sum += spmv_value(d, d.vals(at + c)) * spmv_x(d, c0 + c, j);
-        }
-      }
-      axpby_store(vec_at(d.y, q, j), sum, d.alpha, d.beta);
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(t, lanes),
+          [&](const int l, S& acc) { acc += bsr_row_sum<B>(d, r, k0 + l, k1, lanes, j); }, sum);
+      Kokkos::single(Kokkos::PerThread(t),
+                     [&] { axpby_store(vec_at(d.y, q, j), sum, d.alpha, d.beta); });
     }
   }
 };
 
-/// Host spaces: a thread per block row; GPUs: a thread per row.
+/// Host spaces: a thread per block row; GPUs: a thread (or L.lanes lanes)
+/// per row.
 template <int B, class ExecSpace, class D>
-void spmv_bsr_rows(const ExecSpace& space, const D& d) {
-  if constexpr (is_host_space_v<ExecSpace>)
+void spmv_bsr_rows(const ExecSpace& space, const D& d, const FormatLanes& L) {
+  if constexpr (is_host_space_v<ExecSpace>) {
+    (void)L;
     Kokkos::parallel_for("spk::spmv.bsr",
                          Kokkos::RangePolicy<ExecSpace>(space, 0, d.num_block_rows),
                          SpmvBsrHostFunctor<D, B>{d});
-  else
+  } else if (L.lanes > 1) {
+    using Team = Kokkos::TeamPolicy<ExecSpace>;
+    Kokkos::parallel_for(
+        "spk::spmv.bsr_lanes",
+        Team(space, (d.m + L.rows_per_team - 1) / L.rows_per_team, L.rows_per_team, L.lanes),
+        SpmvBsrLanesFunctor<D, B, typename Team::member_type>{d, L.lanes});
+  } else {
     Kokkos::parallel_for("spk::spmv.bsr", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m),
                          SpmvBsrRowFunctor<D, B>{d});
+  }
 }
 
 template <class ExecSpace, class D>
-void spmv_bsr_normal(const ExecSpace& space, const D& d) {
+void spmv_bsr_normal(const ExecSpace& space, const D& d, const FormatLanes& L) {
   // The block sizes of 2-4 dofs a node (elasticity, shells, Navier-Stokes
   // in 3-D) get unrolled kernels; others read b at run time.
   switch (d.b) {
     case 2:
-      spmv_bsr_rows<2>(space, d);
+      spmv_bsr_rows<2>(space, d, L);
       break;
     case 3:
-      spmv_bsr_rows<3>(space, d);
+      spmv_bsr_rows<3>(space, d, L);
       break;
     case 4:
-      spmv_bsr_rows<4>(space, d);
+      spmv_bsr_rows<4>(space, d, L);
       break;
     default:
-      spmv_bsr_rows<0>(space, d);
+      spmv_bsr_rows<0>(space, d, L);
       break;
   }
 }

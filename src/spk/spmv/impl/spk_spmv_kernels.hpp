@@ -10,6 +10,32 @@
 
 namespace spk::Impl {
 
+/// The lanes and team shape of a format's GPU row kernel: options'
+/// vector_length when set (rounded down to a power of two the backend
+/// takes), else format_row_lanes; host spaces always one.
+struct FormatLanes {
+  int lanes = 1, rows_per_team = 1;
+};
+template <class ExecSpace>
+FormatLanes format_lanes(const ExecSpace& space, const SpmvOptions& options, FormatKernel kind,
+                         long long rows, double entries_per_row) {
+  if constexpr (is_host_space_v<ExecSpace>) {
+    (void)space, (void)options, (void)kind, (void)rows, (void)entries_per_row;
+    return {};
+  } else {
+    const SpmvTuning policy = spmv_tuning(space);
+    const SpmvTuning& t = options.tuning ? *options.tuning : policy;
+    const int lanes = options.vector_length > 0 ? options.vector_length
+                                                : format_row_lanes(t, kind, rows, entries_per_row,
+                                                                   resident_threads(space));
+    const int most = static_cast<int>(Kokkos::TeamPolicy<ExecSpace>::vector_length_max());
+    int p = 1;
+    while (p * 2 <= std::min(lanes, most)) p *= 2;
+    const int team = t.format_team_threads > 0 ? t.format_team_threads : 256;
+    return {p, std::max(1, team / p)};
+  }
+}
+
 /// v(i) or v(i, j): rank-1 Views are one right-hand side.
 template <class V, class I>
 KOKKOS_FORCEINLINE_FUNCTION decltype(auto) vec_at(const V& v, I i, int j) {

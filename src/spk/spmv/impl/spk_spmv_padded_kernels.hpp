@@ -41,6 +41,29 @@ KOKKOS_FORCEINLINE_FUNCTION typename D::S padded_row_sum(const D& d, const I w, 
   return sum;
 }
 
+/// padded_row_sum with `lanes` vector lanes on one row: lane l takes slots
+/// l, l + lanes, l + 2·lanes, ... (padding is trailing, so each lane's own
+/// slots still end at its first padding slot) and the lanes' sums are
+/// reduced.  Each lane calls col / val with slot numbers of the row.
+template <class Member, class D, class I, class Col, class Val>
+KOKKOS_FORCEINLINE_FUNCTION typename D::S padded_row_sum_lanes(const Member& t, const D& d,
+                                                               const I w, const int lanes,
+                                                               const Col& col, const Val& val,
+                                                               const int j) {
+  using S = typename D::S;
+  S sum = 0;
+  Kokkos::parallel_reduce(
+      Kokkos::ThreadVectorRange(t, lanes),
+      [&](const int l, S& acc) {
+        const I wl = w > l ? (w - l + lanes - 1) / lanes : I(0);
+        const auto lcol = [&](const I k) { return col(l + k * lanes); };
+        const auto lval = [&](const I k) { return val(l + k * lanes); };
+        acc += padded_row_sum(d, wl, lcol, lval, j);
+      },
+      sum);
+  return sum;
+}
+
 template <class Perm, class Ptr, class Cols, class Vals, class X, class Y>
 struct SpmvSellData {
   using YS = typename Y::non_const_value_type;
@@ -69,29 +92,69 @@ struct SpmvSellData {
   int spill_team = 1;   // ... and threads a team
 };
 
+/// Where a GPU thread finds position p of a slice: its row, its first slot
+/// and the slice's width; slot k is first + k·C.  Positions and slot
+/// offsets are 32-bit (I = int) when the ordinal and offset types are
+/// (every slot offset then fits: the conversion checks it), which saves
+/// registers.
+template <class D>
+using SellIndex = std::conditional_t<sizeof(typename D::ordinal_type) <= 4 &&
+                                         sizeof(typename D::offset_type) <= 4 &&
+                                         std::is_signed_v<typename D::offset_type>,
+                                     int, long long>;
+template <class I>
+struct SellPosition {
+  I row, first, width;
+};
+template <class D, class I = SellIndex<D>>
+KOKKOS_FORCEINLINE_FUNCTION SellPosition<I> sell_position(const D& d, const long long pl) {
+  const I p = static_cast<I>(pl), C = d.C;
+  const I s = p / C, r = p - s * C;
+  const I base = d.slice_ptr(s);
+  return {static_cast<I>(d.perm(p)), base + r, (static_cast<I>(d.slice_ptr(s + 1)) - base) / C};
+}
+
 /// GPUs: one thread per position of a slice; thread r of slice s reads slots
-/// base + k·C + r, so a warp reads C consecutive slots per step.  Positions
-/// and slot offsets are 32-bit when the ordinal and offset types are (every
-/// slot offset then fits: the conversion checks it), which saves registers.
+/// base + k·C + r, so a warp reads C consecutive slots per step.
 template <class D>
 struct SpmvSellRowFunctor {
   D d;
-  using I = std::conditional_t<sizeof(typename D::ordinal_type) <= 4 &&
-                                   sizeof(typename D::offset_type) <= 4 &&
-                                   std::is_signed_v<typename D::offset_type>,
-                               int, long long>;
+  using I = SellIndex<D>;
   KOKKOS_INLINE_FUNCTION void operator()(const long long pl) const {
     if (pl >= d.m) return sell_spill_prescale(d, pl - d.m);
-    const I p = static_cast<I>(pl), C = d.C;
-    const I s = p / C, r = p - s * C;
-    const I base = d.slice_ptr(s);
-    const I w = (static_cast<I>(d.slice_ptr(s + 1)) - base) / C;
-    const I row = d.perm(p);
-    const I first = base + r;
-    const auto col = [&](const I k) { return d.cols(first + k * C); };
-    const auto val = [&](const I k) { return d.vals(first + k * C); };
+    const SellPosition<I> q = sell_position(d, pl);
+    const I C = d.C;
+    const auto col = [&](const I k) { return d.cols(q.first + k * C); };
+    const auto val = [&](const I k) { return d.vals(q.first + k * C); };
     for (int j = 0; j < d.nv; ++j)
-      axpby_store(vec_at(d.y, row, j), padded_row_sum(d, w, col, val, j), d.alpha, d.beta);
+      axpby_store(vec_at(d.y, q.row, j), padded_row_sum(d, q.width, col, val, j), d.alpha, d.beta);
+  }
+};
+
+/// GPUs, lanes > 1 (format_lanes): SpmvSellRowFunctor with `lanes` vector
+/// lanes per position (padded_row_sum_lanes), rows_per_team positions a
+/// team.
+template <class D, class Member>
+struct SpmvSellLanesFunctor {
+  D d;
+  int lanes;
+  using I = SellIndex<D>;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
+    const long long pl = static_cast<long long>(t.league_rank()) * t.team_size() + t.team_rank();
+    if (pl >= d.m + d.k) return;
+    if (pl >= d.m) {
+      Kokkos::single(Kokkos::PerThread(t), [&] { sell_spill_prescale(d, pl - d.m); });
+      return;
+    }
+    const SellPosition<I> q = sell_position(d, pl);
+    const I C = d.C;
+    const auto col = [&](const I k) { return d.cols(q.first + k * C); };
+    const auto val = [&](const I k) { return d.vals(q.first + k * C); };
+    for (int j = 0; j < d.nv; ++j) {
+      const typename D::S sum = padded_row_sum_lanes(t, d, q.width, lanes, col, val, j);
+      Kokkos::single(Kokkos::PerThread(t),
+                     [&] { axpby_store(vec_at(d.y, q.row, j), sum, d.alpha, d.beta); });
+    }
   }
 };
 
@@ -137,8 +200,9 @@ void spmv_sell_slices(const ExecSpace& space, const D& d) {
 }
 
 template <class ExecSpace, class D>
-void spmv_sell_normal(const ExecSpace& space, const D& d) {
+void spmv_sell_normal(const ExecSpace& space, const D& d, const FormatLanes& L) {
   if constexpr (is_host_space_v<ExecSpace>) {
+    (void)L;
     // The host default height (8) and the GPU one (32) get unrolled kernels.
     if (d.C == 8)
       spmv_sell_slices<8>(space, d);
@@ -146,6 +210,13 @@ void spmv_sell_normal(const ExecSpace& space, const D& d) {
       spmv_sell_slices<32>(space, d);
     else
       spmv_sell_slices<0>(space, d);
+  } else if (L.lanes > 1) {
+    using Team = Kokkos::TeamPolicy<ExecSpace>;
+    const long long n = d.m + d.k;
+    Kokkos::parallel_for(
+        "spk::spmv.sell_lanes",
+        Team(space, (n + L.rows_per_team - 1) / L.rows_per_team, L.rows_per_team, L.lanes),
+        SpmvSellLanesFunctor<D, typename Team::member_type>{d, L.lanes});
   } else {
     Kokkos::parallel_for("spk::spmv.sell", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m + d.k),
                          SpmvSellRowFunctor<D>{d});
@@ -377,16 +448,41 @@ struct SpmvEllHostFunctor {
   }
 };
 
+/// GPUs, lanes > 1 (format_lanes): `lanes` vector lanes per row
+/// (padded_row_sum_lanes); a warp reads 32 / lanes rows' slots side by side.
+template <class ExecSpace, class D>
+static void spmv_ell_lanes(const ExecSpace& space, const D& d, const FormatLanes& L) {
+  using Team = Kokkos::TeamPolicy<ExecSpace>;
+  const int lanes = L.lanes;
+  Kokkos::parallel_for(
+      "spk::spmv.ell_lanes",
+      Team(space, (d.m + L.rows_per_team - 1) / L.rows_per_team, L.rows_per_team, lanes),
+      KOKKOS_LAMBDA(const typename Team::member_type& t) {
+        const long long i = static_cast<long long>(t.league_rank()) * t.team_size() + t.team_rank();
+        if (i >= d.m) return;
+        const auto col = [&](const long long k) { return d.cols(i, k); };
+        const auto val = [&](const long long k) { return d.vals(i, k); };
+        for (int j = 0; j < d.nv; ++j) {
+          const typename D::S sum = padded_row_sum_lanes(t, d, d.width, lanes, col, val, j);
+          Kokkos::single(Kokkos::PerThread(t),
+                         [&] { axpby_store(vec_at(d.y, i, j), sum, d.alpha, d.beta); });
+        }
+      });
+}
+
 /// One thread per row: consecutive threads read consecutive slots of each
 /// column of the m × width arrays.
 template <class ExecSpace, class D>
-static void spmv_ell_normal(const ExecSpace& space, const D& d) {
+static void spmv_ell_normal(const ExecSpace& space, const D& d, const FormatLanes& L) {
   if constexpr (is_host_space_v<ExecSpace>) {
+    (void)L;
     using H = SpmvEllHostFunctor<D>;
     Kokkos::parallel_for("spk::spmv.ell",
                          Kokkos::RangePolicy<ExecSpace>(space, 0, (d.m + H::chunk - 1) / H::chunk),
                          H{d});
     return;
+  } else if (L.lanes > 1) {
+    return spmv_ell_lanes(space, d, L);
   }
   Kokkos::parallel_for(
       "spk::spmv.ell", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m),
