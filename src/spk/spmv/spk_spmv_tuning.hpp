@@ -259,7 +259,7 @@ SellSpillTuning sell_spill_tuning(const ExecSpace& space, const SpmvOptions& opt
 }
 
 /// Threads the device keeps resident at once (GPUs: multiprocessors × their
-/// thread slots), the unit of format_target_waves.
+/// thread slots), the unit of padded_max_waves and of the SELL spill cap.
 template <class ExecSpace>
 long long resident_threads(const ExecSpace& space) {
   return std::max<long long>(1, space.concurrency());
