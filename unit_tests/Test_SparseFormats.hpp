@@ -551,6 +551,10 @@ TEST(TEST_CATEGORY, sparse_formats_row_lanes_rule) {
   const bool host = spk::Impl::is_host_space_v<Exec>;
   EXPECT_EQ(spk::Impl::format_lanes(Exec(), spk::SpmvOptions{}, K::Bsr, 1000, 1000).lanes,
             host ? 1 : 8);
+  // A tuning that leaves the formats' lane values at 0 keeps the policy's.
+  spk::SpmvOptions zeros;
+  zeros.tuning = spk::SpmvTuning{};
+  EXPECT_EQ(spk::Impl::format_lanes(Exec(), zeros, K::Bsr, 1000, 1000).lanes, host ? 1 : 8);
   spk::SpmvOptions forced;
   forced.vector_length = 6;
   EXPECT_EQ(spk::Impl::format_lanes(Exec(), forced, K::Sell, 4000000, 5).lanes, host ? 1 : 4)

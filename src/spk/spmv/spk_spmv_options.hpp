@@ -101,7 +101,8 @@ struct SpmvTuning {
                                        ///< entries; longer rows are cut into pieces
   int sell_spill_lanes = 0;            ///< SELL spill (GPUs): vector lanes a piece ...
   int sell_spill_team_threads = 0;     ///< ... and threads (lanes × pieces) a team
-  // csr_to_sell's default spill width: rows longer than
+  // csr_to_sell's default spill width (read from spmv_tuning(space), not
+  // from SpmvOptions; SellOptions::spill_width overrides it): rows longer than
   // max(sell_spill_width_min, sell_spill_width_per_mean × the mean row
   // length) are spilled; where sell_spill_width_per_resident > 0, the width
   // is also at most max(sell_spill_width_small,

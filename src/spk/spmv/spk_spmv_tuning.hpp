@@ -258,6 +258,24 @@ SellSpillTuning sell_spill_tuning(const ExecSpace& space, const SpmvOptions& opt
           pick(asked.sell_spill_team_threads, policy.sell_spill_team_threads)};
 }
 
+/// The formats' lane values (format_max_lanes ... format_team_threads): the
+/// options' tuning where it sets them (> 0), else the backend's policy.
+template <class ExecSpace>
+SpmvTuning format_lane_tuning(const ExecSpace& space, const SpmvOptions& options) {
+  SpmvTuning t = spmv_tuning(space);
+  if (!options.tuning) return t;
+  const SpmvTuning& a = *options.tuning;
+  const auto keep = [](auto& value, const auto asked) {
+    if (asked > 0) value = asked;
+  };
+  keep(t.format_max_lanes, a.format_max_lanes);
+  keep(t.bsr_min_entries_per_lane, a.bsr_min_entries_per_lane);
+  keep(t.padded_min_slots_per_lane, a.padded_min_slots_per_lane);
+  keep(t.padded_max_waves, a.padded_max_waves);
+  keep(t.format_team_threads, a.format_team_threads);
+  return t;
+}
+
 /// Threads the device keeps resident at once (GPUs: multiprocessors × their
 /// thread slots), the unit of padded_max_waves and of the SELL spill cap.
 template <class ExecSpace>

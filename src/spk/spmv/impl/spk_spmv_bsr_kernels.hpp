@@ -116,7 +116,7 @@ struct SpmvBsrLanesFunctor {
   int lanes;
   KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
     using S = typename D::S;
-    const long long q = static_cast<long long>(t.league_rank()) * t.team_size() + t.team_rank();
+    const long long q = format_lanes_row(t);
     if (q >= d.m) return;
     const int b = B > 0 ? B : d.b;
     const long long I = q / b;
@@ -143,11 +143,9 @@ void spmv_bsr_rows(const ExecSpace& space, const D& d, const FormatLanes& L) {
                          Kokkos::RangePolicy<ExecSpace>(space, 0, d.num_block_rows),
                          SpmvBsrHostFunctor<D, B>{d});
   } else if (L.lanes > 1) {
-    using Team = Kokkos::TeamPolicy<ExecSpace>;
-    Kokkos::parallel_for(
-        "spk::spmv.bsr_lanes",
-        Team(space, (d.m + L.rows_per_team - 1) / L.rows_per_team, L.rows_per_team, L.lanes),
-        SpmvBsrLanesFunctor<D, B, typename Team::member_type>{d, L.lanes});
+    using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+    Kokkos::parallel_for("spk::spmv.bsr_lanes", format_lanes_policy(space, d.m, L),
+                         SpmvBsrLanesFunctor<D, B, Member>{d, L.lanes});
   } else {
     Kokkos::parallel_for("spk::spmv.bsr", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m),
                          SpmvBsrRowFunctor<D, B>{d});

@@ -23,17 +23,29 @@ FormatLanes format_lanes(const ExecSpace& space, const SpmvOptions& options, For
     (void)space, (void)options, (void)kind, (void)rows, (void)entries_per_row;
     return {};
   } else {
-    const SpmvTuning policy = spmv_tuning(space);
-    const SpmvTuning& t = options.tuning ? *options.tuning : policy;
+    const SpmvTuning t = format_lane_tuning(space, options);
     const int lanes = options.vector_length > 0 ? options.vector_length
                                                 : format_row_lanes(t, kind, rows, entries_per_row,
                                                                    resident_threads(space));
     const int most = static_cast<int>(Kokkos::TeamPolicy<ExecSpace>::vector_length_max());
     int p = 1;
     while (p * 2 <= std::min(lanes, most)) p *= 2;
-    const int team = t.format_team_threads > 0 ? t.format_team_threads : 256;
-    return {p, std::max(1, team / p)};
+    return {p, std::max(1, t.format_team_threads / p)};
   }
+}
+
+/// The launch of a format's lanes kernel over n rows: teams of
+/// L.rows_per_team rows, L.lanes vector lanes each; format_lanes_row is the
+/// row of a team member.
+template <class ExecSpace>
+Kokkos::TeamPolicy<ExecSpace> format_lanes_policy(const ExecSpace& space, long long n,
+                                                  const FormatLanes& L) {
+  return Kokkos::TeamPolicy<ExecSpace>(space, (n + L.rows_per_team - 1) / L.rows_per_team,
+                                       L.rows_per_team, L.lanes);
+}
+template <class Member>
+KOKKOS_INLINE_FUNCTION long long format_lanes_row(const Member& t) {
+  return static_cast<long long>(t.league_rank()) * t.team_size() + t.team_rank();
 }
 
 /// v(i) or v(i, j): rank-1 Views are one right-hand side.

@@ -140,7 +140,7 @@ struct SpmvSellLanesFunctor {
   int lanes;
   using I = SellIndex<D>;
   KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
-    const long long pl = static_cast<long long>(t.league_rank()) * t.team_size() + t.team_rank();
+    const long long pl = format_lanes_row(t);
     if (pl >= d.m + d.k) return;
     if (pl >= d.m) {
       Kokkos::single(Kokkos::PerThread(t), [&] { sell_spill_prescale(d, pl - d.m); });
@@ -211,12 +211,9 @@ void spmv_sell_normal(const ExecSpace& space, const D& d, const FormatLanes& L) 
     else
       spmv_sell_slices<0>(space, d);
   } else if (L.lanes > 1) {
-    using Team = Kokkos::TeamPolicy<ExecSpace>;
-    const long long n = d.m + d.k;
-    Kokkos::parallel_for(
-        "spk::spmv.sell_lanes",
-        Team(space, (n + L.rows_per_team - 1) / L.rows_per_team, L.rows_per_team, L.lanes),
-        SpmvSellLanesFunctor<D, typename Team::member_type>{d, L.lanes});
+    using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+    Kokkos::parallel_for("spk::spmv.sell_lanes", format_lanes_policy(space, d.m + d.k, L),
+                         SpmvSellLanesFunctor<D, Member>{d, L.lanes});
   } else {
     Kokkos::parallel_for("spk::spmv.sell", Kokkos::RangePolicy<ExecSpace>(space, 0, d.m + d.k),
                          SpmvSellRowFunctor<D>{d});
@@ -452,13 +449,11 @@ struct SpmvEllHostFunctor {
 /// (padded_row_sum_lanes); a warp reads 32 / lanes rows' slots side by side.
 template <class ExecSpace, class D>
 static void spmv_ell_lanes(const ExecSpace& space, const D& d, const FormatLanes& L) {
-  using Team = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   const int lanes = L.lanes;
   Kokkos::parallel_for(
-      "spk::spmv.ell_lanes",
-      Team(space, (d.m + L.rows_per_team - 1) / L.rows_per_team, L.rows_per_team, lanes),
-      KOKKOS_LAMBDA(const typename Team::member_type& t) {
-        const long long i = static_cast<long long>(t.league_rank()) * t.team_size() + t.team_rank();
+      "spk::spmv.ell_lanes", format_lanes_policy(space, d.m, L), KOKKOS_LAMBDA(const Member& t) {
+        const long long i = format_lanes_row(t);
         if (i >= d.m) return;
         const auto col = [&](const long long k) { return d.cols(i, k); };
         const auto val = [&](const long long k) { return d.vals(i, k); };
