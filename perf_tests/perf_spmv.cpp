@@ -247,13 +247,22 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
       std::vector<spk::SpmvOptions> shapes;
       const bool host = spk::Impl::is_host_space_v<ExecSpace>;
       for (int vl : host ? std::vector<int>{1} : std::vector<int>{1, 2, 4, 8, 16, 32})
-        for (int threads : host ? std::vector<int>{1, 16} : std::vector<int>{128, 256, 512}) {
-          spk::SpmvOptions o;
-          o.algorithm = spk::SpmvAlgorithm::Vector;
-          o.vector_length = vl;
-          o.team_size = std::max(1, threads / vl);
-          shapes.push_back(o);
-        }
+        for (int threads : host ? std::vector<int>{1, 16} : std::vector<int>{128, 256, 512})
+          for (int rows : host ? std::vector<int>{0} : std::vector<int>{0, 1, 2, 4}) {
+            // rows: rows per lane group (0: the policy's rule).
+            spk::SpmvOptions o;
+            o.algorithm = spk::SpmvAlgorithm::Vector;
+            o.vector_length = vl;
+            o.team_size = std::max(1, threads / vl);
+            if (rows > 0) {
+              spk::SpmvTuning t = spk::spmv_tuning(space);
+              t.nnz_per_team = 1e18;
+              t.min_teams = 1;
+              t.max_rows_per_group = rows;
+              o.tuning = t;
+            }
+            shapes.push_back(o);
+          }
       for (int items :
            host ? std::vector<int>{1000, 10000, 100000} : std::vector<int>{2, 4, 8, 16, 32}) {
         spk::SpmvOptions o;
@@ -281,7 +290,8 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
             args, [&] { spk::spmv(space, plan, S(1), A, x, S(0), y); }, sync);
         std::ostringstream label;
         if (o.algorithm == spk::SpmvAlgorithm::Vector)
-          label << "sweep-vector-vl" << o.vector_length << "-ts" << o.team_size;
+          label << "sweep-vector-vl" << o.vector_length << "-ts" << o.team_size
+                << (o.tuning ? "-r" + std::to_string(o.tuning->max_rows_per_group) : "");
         else if (o.algorithm == spk::SpmvAlgorithm::Stream)
           label << "sweep-stream-b" << o.tuning->stream_block_nnz << "-vl" << o.vector_length
                 << "-ts" << o.team_size;

@@ -3,6 +3,7 @@
 // (empty rows, one very long row), generated and real matrices.
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <spk_matrix_market.hpp>
 #include <spk_reference_convert.hpp>
 #include <spk_reference_spmv.hpp>
@@ -226,6 +227,29 @@ HostCsr rows_with(int rows, int cols, std::uint64_t seed, Length length) {
   return spk::reference::csr_from_rows<double, int, int>(rows, cols, r);
 }
 
+/// rows × cols with length(i, rng) distinct columns in row i, drawn within
+/// ±band of the row's diagonal position i · cols / rows (banded, local
+/// columns: neighbouring rows read the same lines of x).
+template <class Length>
+HostCsr rows_near_diagonal(int rows, int cols, int band, std::uint64_t seed, Length length) {
+  spk::Impl::SplitMix64 rng(seed);
+  std::vector<std::vector<std::pair<int, double>>> r(rows);
+  for (int i = 0; i < rows; ++i) {
+    const long long centre = static_cast<long long>(i) * cols / rows;
+    const int lo = static_cast<int>(std::max(0LL, centre - band));
+    const int hi = static_cast<int>(std::min<long long>(cols - 1, centre + band));
+    const int len = std::min(length(i, rng), hi - lo + 1);
+    std::vector<int> picked;
+    while (static_cast<int>(picked.size()) < len) {
+      const int c = lo + static_cast<int>(rng.below(hi - lo + 1));
+      if (std::find(picked.begin(), picked.end(), c) == picked.end()) picked.push_back(c);
+    }
+    std::sort(picked.begin(), picked.end());
+    for (int c : picked) r[i].emplace_back(c, 2 * rng.uniform() - 1);
+  }
+  return spk::reference::csr_from_rows<double, int, int>(rows, cols, r);
+}
+
 /// Rows of min_len..max_len entries, every empty_every-th row empty (0:
 /// none) and, when long_row >= 0, row long_row of long_len entries.
 inline HostCsr rows_of(int rows, int cols, int min_len, int max_len, int empty_every,
@@ -233,6 +257,13 @@ inline HostCsr rows_of(int rows, int cols, int min_len, int max_len, int empty_e
   return rows_with(rows, cols, seed, [&](int i, spk::Impl::SplitMix64& rng) {
     if (i == long_row) return long_len;
     if (empty_every > 0 && i % empty_every == empty_every - 1) return 0;
+    return min_len + static_cast<int>(rng.below(max_len - min_len + 1));
+  });
+}
+
+/// Rows of min_len..max_len entries within ±100 columns of the diagonal.
+inline HostCsr banded_rows(int rows, int cols, int min_len, int max_len, std::uint64_t seed) {
+  return rows_near_diagonal(rows, cols, 100, seed, [&](int, spk::Impl::SplitMix64& rng) {
     return min_len + static_cast<int>(rng.below(max_len - min_len + 1));
   });
 }
@@ -262,6 +293,28 @@ inline HostCsr grid_matrix(int n, bool points27, int dofs = 1) {
   return spk::reference::csr_from_rows<double, int, int>(m, m, r);
 }
 
+/// SpmvRowStats::neighbour_share as its comment defines it, on the host:
+/// rows 1, 1 + stride, ... (at most 65536), the first 64 entries of each
+/// against the first 64 of the row before, 8-column lines of x.
+inline double host_neighbour_share(const HostCsr& A) {
+  const long long n = A.num_rows();
+  if (n < 2) return 1.0;
+  const long long stride = std::max(1LL, (n - 1 + 65535) / 65536);
+  long long shared = 0, seen = 0;
+  for (long long i = 1; i < n; i += stride) {
+    std::set<long long> lines;
+    const long long p0 = A.row_map()(i - 1);
+    for (long long p = p0; p < std::min<long long>(A.row_map()(i), p0 + 64); ++p)
+      lines.insert(A.col_idx()(p) / 8);
+    const long long a0 = A.row_map()(i);
+    for (long long a = a0; a < std::min<long long>(A.row_map()(i + 1), a0 + 64); ++a) {
+      shared += lines.count(A.col_idx()(a) / 8);
+      ++seen;
+    }
+  }
+  return seen > 0 ? double(shared) / double(seen) : 1.0;
+}
+
 /// Host-side row-length statistics (what SpmvPlan computes on the device).
 inline spk::SpmvRowStats host_stats(const HostCsr& A) {
   spk::SpmvRowStats s;
@@ -276,6 +329,7 @@ inline spk::SpmvRowStats host_stats(const HostCsr& A) {
     var += (len - s.mean) * (len - s.mean);
   }
   s.stddev = s.num_rows > 0 ? std::sqrt(var / s.num_rows) : 0.0;
+  s.neighbour_share = host_neighbour_share(A);
   return s;
 }
 
@@ -604,10 +658,14 @@ TEST(TEST_CATEGORY, spmv_automatic_classes) {
       // The 12³ grid's boundary rows (cv 0.23) make it a varying-length case.
       {"27-point stencil", grid_matrix(12, true), A_::Stream, 2},
       {"3-dof elasticity (21 a row)", grid_matrix(9, false, 3), A_::Vector, 4},
-      {"13 a row", rows_of(3000, 3000, 13, 13, 0, 51), A_::Vector, 2},
-      {"rows of 48-56", rows_of(2000, 3000, 48, 56, 0, 52), A_::Vector, 8},
-      {"rows of 20-64", rows_of(2000, 3000, 20, 64, 0, 59), A_::Stream, 2},
-      {"rows of 60-100", rows_of(2000, 3000, 60, 100, 0, 58), A_::Vector, 16},
+      {"13 a row", banded_rows(3000, 3000, 13, 13, 51), A_::Vector, 2},
+      {"rows of 48-56", banded_rows(2000, 3000, 48, 56, 52), A_::Vector, 8},
+      {"rows of 20-64", banded_rows(2000, 3000, 20, 64, 59), A_::Stream, 2},
+      {"rows of 60-100", banded_rows(2000, 3000, 60, 100, 58), A_::Vector, 16},
+      // Uniformly random columns: neighbouring rows share no lines of x.
+      {"13 a row, scattered columns", rows_of(3000, 30000, 13, 13, 0, 51), A_::Stream, 2},
+      {"rows of 48-56, scattered columns", rows_of(2000, 30000, 48, 56, 0, 52), A_::Stream, 2},
+      {"rows of 60-100, scattered columns", rows_of(2000, 30000, 60, 100, 0, 58), A_::Vector, 16},
       {"rows of 20-40 and one of 3000", rows_of(2000, 5000, 20, 40, 9, 53, 1000, 3000),
        A_::MergePath, 1},
       {"rows of 3-10 and one of 300", rows_of(2000, 5000, 3, 10, 0, 54, 1000, 300), A_::Vector, 32},
@@ -630,6 +688,8 @@ TEST(TEST_CATEGORY, spmv_automatic_classes) {
     EXPECT_EQ(plan.stats().max_length, hs.max_length) << c.name;
     EXPECT_EQ(plan.stats().empty_rows, hs.empty_rows) << c.name;
     EXPECT_NEAR(plan.stats().stddev, hs.stddev, 1e-9 * (1 + hs.stddev)) << c.name;
+    if (!spk::Impl::is_host_space_v<Exec>)
+      EXPECT_EQ(plan.stats().neighbour_share, hs.neighbour_share) << c.name;
     if (spk::Impl::is_host_space_v<Exec>) {
       EXPECT_EQ(plan.lanes(), 1) << c.name;
       if (c.gpu != A_::MergePath && c.name.find("one of") == std::string::npos)
@@ -643,6 +703,31 @@ TEST(TEST_CATEGORY, spmv_automatic_classes) {
     // The chosen path computes the product.
     check_with(c.A, Format::csr_plan, opt, 0, 1.0, 0.0, 600, c.name + " (automatic)");
   }
+}
+
+// The neighbour share (the plan's column-locality statistic) on this backend
+// against the host's count: local and scattered columns, rows longer than
+// the 64 entries it reads, empty rows, more rows than it samples.
+TEST(TEST_CATEGORY, spmv_neighbour_share) {
+  using namespace spmv_test;
+  Exec space;
+  const std::vector<std::pair<std::string, HostCsr>> cases = {
+      {"27-point stencil", grid_matrix(8, true)},
+      {"banded 13 a row", banded_rows(3000, 3000, 13, 13, 61)},
+      {"scattered 13 a row", rows_of(3000, 30000, 13, 13, 0, 62)},
+      {"rows of 70-90 (past the cap)", banded_rows(1500, 1500, 70, 90, 63)},
+      {"empty rows", rows_of(2000, 5000, 0, 6, 3, 64)},
+      {"140000 rows (sampled)", rows_of(140000, 140000, 1, 5, 7, 65)},
+      {"one row", rows_of(1, 10, 5, 5, 0, 66)}};
+  for (const auto& [name, A] : cases) {
+    const auto dA = spk::create_mirror_view_and_copy(space, A);
+    const double got =
+        spk::Impl::spmv_neighbour_share(space, dA.row_map(), dA.col_idx(), dA.num_rows());
+    EXPECT_EQ(got, host_neighbour_share(A)) << name;
+  }
+  EXPECT_GT(host_neighbour_share(grid_matrix(8, true)), 0.5);
+  EXPECT_GT(host_neighbour_share(banded_rows(3000, 3000, 13, 13, 61)), 0.2);
+  EXPECT_LT(host_neighbour_share(rows_of(3000, 30000, 13, 13, 0, 62)), 0.05);
 }
 
 // Without a plan, automatic reads the longest row on GPUs: a row of 3000

@@ -83,14 +83,16 @@ struct SpmvTuning {
   // stream (GPU).  Rows that are not skewed, not scalar's, whose mean is at
   // most stream_max_mean and whose lengths vary (cv above stream_min_cv) run
   // `stream`.
-  double stream_max_mean = 0;          ///< automatic: stream up to this mean row length ...
-  double stream_min_cv = 0;            ///< ... for rows whose stddev / mean exceeds this
-  int stream_team_threads = 0;         ///< stream: threads per team (lanes × row groups)
-  int stream_block_nnz = 0;            ///< stream: rows are cut into blocks of about this many
-                                       ///< nonzeros (at most twice; scratch holds twice this)
-  double stream_entries_per_lane = 0;  ///< stream: lanes per row in the scratch reduction =
-                                       ///< smallest power of two ≥ mean / this ...
-  int stream_max_lanes = 0;            ///< ... at most this
+  double stream_max_mean = 0;             ///< automatic: stream up to this mean row length ...
+  double stream_min_cv = 0;               ///< ... for rows whose stddev / mean exceeds this,
+  double stream_max_neighbour_share = 0;  ///< ... and for any rows whose neighbour_share
+                                          ///< is below this (scattered columns)
+  int stream_team_threads = 0;            ///< stream: threads per team (lanes × row groups)
+  int stream_block_nnz = 0;               ///< stream: rows are cut into blocks of about this many
+                                          ///< nonzeros (at most twice; scratch holds twice this)
+  double stream_entries_per_lane = 0;     ///< stream: lanes per row in the scratch reduction =
+                                          ///< smallest power of two ≥ mean / this ...
+  int stream_max_lanes = 0;               ///< ... at most this
   // Host spaces.
   double host_block_imbalance_max = 0;  ///< row blocks unless one holds more than this
                                         ///< × its share of rows + nonzeros
@@ -124,16 +126,16 @@ struct SpmvTuning {
   int format_team_threads = 0;  ///< lanes × rows a team when lanes > 1
 
   auto fields() const {
-    return std::tie(scalar_max_mean, scalar_max_cv, entries_per_lane, min_lanes, max_lanes,
-                    skew_min_longest, skew_ratio, wide_row_max_longest, vector_team_threads,
-                    nnz_per_team, min_teams, max_rows_per_group, merge_path_team_size,
-                    merge_path_items_per_thread, merge_path_tile_max, stream_max_mean,
-                    stream_min_cv, stream_team_threads, stream_block_nnz, stream_entries_per_lane,
-                    stream_max_lanes, host_block_imbalance_max, host_merge_segments_per_thread,
-                    sell_spill_chunk_nnz, sell_spill_lanes, sell_spill_team_threads,
-                    sell_spill_width_per_mean, sell_spill_width_min, sell_spill_width_per_resident,
-                    sell_spill_width_small, format_max_lanes, bsr_min_entries_per_lane,
-                    padded_min_slots_per_lane, padded_max_waves, format_team_threads);
+    return std::tie(
+        scalar_max_mean, scalar_max_cv, entries_per_lane, min_lanes, max_lanes, skew_min_longest,
+        skew_ratio, wide_row_max_longest, vector_team_threads, nnz_per_team, min_teams,
+        max_rows_per_group, merge_path_team_size, merge_path_items_per_thread, merge_path_tile_max,
+        stream_max_mean, stream_min_cv, stream_max_neighbour_share, stream_team_threads,
+        stream_block_nnz, stream_entries_per_lane, stream_max_lanes, host_block_imbalance_max,
+        host_merge_segments_per_thread, sell_spill_chunk_nnz, sell_spill_lanes,
+        sell_spill_team_threads, sell_spill_width_per_mean, sell_spill_width_min,
+        sell_spill_width_per_resident, sell_spill_width_small, format_max_lanes,
+        bsr_min_entries_per_lane, padded_min_slots_per_lane, padded_max_waves, format_team_threads);
   }
   bool operator==(const SpmvTuning& o) const { return fields() == o.fields(); }
   bool operator!=(const SpmvTuning& o) const { return !(*this == o); }
@@ -160,6 +162,11 @@ struct SpmvRowStats {
   double stddev = 0;         ///< of the row lengths
   long long max_length = 0;  ///< longest row
   long long empty_rows = 0;
+  /// Of the sampled entries (up to 64 a row, rows spread over the matrix),
+  /// the share whose 64-byte line of x (8 columns) the previous row also
+  /// reads: near 1 for stencil and FEM rows, about 0 for uniformly random
+  /// columns (GPU plans only; 1 when not measured).
+  double neighbour_share = 1.0;
 
   /// Coefficient of variation of the row lengths (0 for no rows).
   double cv() const { return mean > 0 ? stddev / mean : 0.0; }

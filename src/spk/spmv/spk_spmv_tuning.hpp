@@ -92,12 +92,16 @@ inline SpmvTuning spmv_tuning_cuda_sm90() {
   // Reasoning, to be measured on an H100: rows of a thread-per-row warp that
   // vary by more than their mean leave most of the warp idle.
   t.scalar_max_cv = 1.0;
-  // Measured (perf_spmv --sweep 1 on an H100 and on an H200): the 27-point
-  // stencil, 3-dof elasticity and banded 13-a-row matrices ran fastest with
-  // 2 or 4 lanes a row and 64-128 lane groups a team, 10-20 % faster than
-  // with 8 lanes (27 and 21 entries: 4 lanes; 13: 2).  About eight entries
-  // a lane: two steps of the kernel's four independent loads cover a row,
-  // and a warp has 32 / lanes rows in flight.
+  // Measured (perf_spmv --sweep 1 on an H200, lanes 1-32 × 128-512 threads
+  // × 1-4 rows a group, with the lane sums shuffled over the whole warp):
+  // the fastest lane counts were 2 for banded rows of 13 entries (146 µs on
+  // 2.5M rows, 4 lanes 151), 4 for the 27-point stencil (26.5 a row: 143
+  // µs on 106³, 8 lanes 153, 2 lanes 160), 8 for 6-dof FEM rows of 41
+  // (138 µs, 4 lanes 141) and 3-dof rows of 78 (134 µs, 16 lanes 135), 16
+  // for dense 64-blocks (131 µs, 8 lanes 137).  The smallest power of two
+  // ≥ mean / 8 is within 3 % of the fastest on each but the 64-blocks (7 %):
+  // a lane takes about eight entries, two steps of the kernel's four
+  // independent loads, and a warp has 32 / lanes rows in flight.
   t.entries_per_lane = 8;
   t.min_lanes = 2;
   t.max_lanes = 32;
@@ -110,7 +114,10 @@ inline SpmvTuning spmv_tuning_cuda_sm90() {
   t.wide_row_max_longest = 512;
   // Measured on an H100 (sweeps 1-3): 256 threads a team, about 4096
   // nonzeros per team but at least ~1024 teams (small matrices got tens of
-  // teams otherwise), at most 64 rows per lane group.
+  // teams otherwise), at most 64 rows per lane group.  On an H200 (the
+  // sweep above, rows a group fixed at 1, 2 or 4) this rule was within 3 %
+  // of the best count on each matrix but the 6-dof FEM rows (3 rows a
+  // group: 144 µs, 2 rows: 138).
   t.vector_team_threads = 256;
   t.nnz_per_team = 4096;
   t.min_teams = 1024;
@@ -134,6 +141,14 @@ inline SpmvTuning spmv_tuning_cuda_sm90() {
   // their own paths.
   t.stream_max_mean = 64;
   t.stream_min_cv = 0.15;
+  // Measured (perf_spmv --sweep 1 on an H200): on uniformly random columns
+  // stream ran 265 µs against vector's best 305 (random:2000000:2000000:16)
+  // and 349 against scalar's 396 (random:4000000:4000000:8), where the
+  // 27-point stencil, FEM and banded rows lost 10-30 % with it.  Their
+  // neighbour shares are near 0 against 0.3 for banded rows of 13 entries
+  // within ±200 columns (the least local of the others; reasoning: a lower
+  // bound between them, not swept).
+  t.stream_max_neighbour_share = 0.1;
   t.stream_team_threads = 128;
   t.stream_block_nnz = 512;
   t.stream_entries_per_lane = 8;
@@ -358,6 +373,12 @@ inline SpmvAlgorithm spmv_gpu_class(const SpmvTuning& t, const SpmvRowStats& s, 
   if (have_stats && spmv_is_skewed(t, s))
     return s.max_length <= t.wide_row_max_longest ? SpmvAlgorithm::Vector
                                                   : SpmvAlgorithm::MergePath;
+  // Scattered columns (few of a row's lines of x shared with the previous
+  // row): neighbouring rows in a warp do not share x's cache lines, and
+  // stream's coalesced loads keep more gathers in flight than one thread or
+  // lane group per row.
+  if (have_stats && s.mean <= t.stream_max_mean && s.neighbour_share < t.stream_max_neighbour_share)
+    return SpmvAlgorithm::Stream;
   const bool regular = !have_stats || s.cv() <= t.scalar_max_cv;
   if (s.mean <= t.scalar_max_mean && regular) return SpmvAlgorithm::Scalar;
   // stream needs its row blocks, which only a plan (have_stats) has cut.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <impl/spk_atomic.hpp>
+#include <impl/spk_lane_sum.hpp>
 #include <spk_compat.hpp>
 #include <spk_scalar_traits.hpp>
 #include <spk_spmv_plan.hpp>
@@ -240,31 +241,40 @@ struct SpmvHostRowBlockFunctor {
 /// team_size · rows_per_thread consecutive rows, team_size neighbouring rows
 /// at a time, so a warp holds 32 / lanes neighbouring rows and its loads
 /// stay within a contiguous stretch of col_idx and values.  Lane l sums the
-/// entries k0 + l, k0 + l + lanes, ... four per step: the bounds checks do
-/// not depend on loaded data, so the four loads of a step are in flight
-/// together (a lane of a row about 4·lanes long finishes in one step).  The
-/// group then reduces with shuffles (ThreadVectorRange) and one lane writes
-/// y.  The next row's bounds are loaded before the current row is summed.
+/// entries k0 + l, k0 + l + lanes, ... four per step (lane_sum), the group
+/// sums its lanes (lane_group_sum: shuffles over the warp on CUDA) and its
+/// first lane writes y.  Every group runs all rows_per_thread steps, rows
+/// past the matrix's end empty, so a warp's groups reach each shuffle
+/// together.
 template <class D, class Member>
 struct SpmvVectorFunctor {
   using S = typename D::S;
   using F = typename D::F;
+  using O = typename D::O;
   D d;
   int lanes;            // the launched vector length
   int rows_per_thread;  // rows per lane group
 
-  KOKKOS_FORCEINLINE_FUNCTION S product(F k, int j) const { return d.product(k, j); }
-
-  /// Sum of entries k, k + lanes, k + 2·lanes, ... before end.
+  /// Sum of entries k, k + lanes, k + 2·lanes, ... before end.  Each step
+  /// loads four entries whatever the row's length: a slot past the end
+  /// re-reads the row's last entry and a select drops its product.  Guarded
+  /// loads let the compiler start each product's gather of x only after the
+  /// previous product's (ncu, H200); unconditional ones issue the four
+  /// column loads, then the four gathers, back to back.
   KOKKOS_FORCEINLINE_FUNCTION S lane_sum(F k, const F end, int j) const {
     const F step = static_cast<F>(lanes);
     S s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     for (; k < end; k += 4 * step) {
-      const F left = end - k;
-      s0 += product(k, j);
-      if (left > step) s1 += product(k + step, j);
-      if (left > 2 * step) s2 += product(k + 2 * step, j);
-      if (left > 3 * step) s3 += product(k + 3 * step, j);
+      const F last = end - 1;
+      const F k1 = k + step, k2 = k + 2 * step, k3 = k + 3 * step;
+      const F q1 = k1 < end ? k1 : last, q2 = k2 < end ? k2 : last, q3 = k3 < end ? k3 : last;
+      const O c0 = d.cols(k), c1 = d.cols(q1), c2 = d.cols(q2), c3 = d.cols(q3);
+      const S p0 = d.value(k) * d.x_at(c0, j), p1 = d.value(q1) * d.x_at(c1, j);
+      const S p2 = d.value(q2) * d.x_at(c2, j), p3 = d.value(q3) * d.x_at(c3, j);
+      s0 += p0;
+      s1 += k1 < end ? p1 : S(0);
+      s2 += k2 < end ? p2 : S(0);
+      s3 += k3 < end ? p3 : S(0);
     }
     return (s0 + s1) + (s2 + s3);
   }
@@ -273,25 +283,14 @@ struct SpmvVectorFunctor {
     const long long groups = m.team_size();
     long long i =
         static_cast<long long>(m.league_rank()) * groups * rows_per_thread + m.team_rank();
-    if (i >= d.num_rows) return;
-    F k0 = d.row_map(i), k1 = d.row_map(i + 1);
-    for (int r = 0;; ++r) {
-      const long long next = i + groups;
-      const bool more = r + 1 < rows_per_thread && next < d.num_rows;
-      const F n0 = more ? d.row_map(next) : F(0);
-      const F n1 = more ? d.row_map(next + 1) : F(0);
+    for (int r = 0; r < rows_per_thread; ++r, i += groups) {
+      const bool in = i < d.num_rows;
+      const F k0 = in ? d.row_map(i) : F(0), k1 = in ? d.row_map(i + 1) : F(0);
       for (int j = 0; j < d.vecs(); ++j) {
-        S sum = 0;
-        Kokkos::parallel_reduce(
-            Kokkos::ThreadVectorRange(m, lanes),
-            [&](const int l, S& s) { s += lane_sum(k0 + static_cast<F>(l), k1, j); }, sum);
-        Kokkos::single(Kokkos::PerThread(m),
-                       [&]() { axpby_store(vec_at(d.y, i, j), sum, d.alpha, d.beta); });
+        const S sum = lane_group_sum<S>(
+            m, lanes, [&](const int l) { return lane_sum(k0 + static_cast<F>(l), k1, j); });
+        if (in) first_lane_do(m, [&]() { axpby_store(vec_at(d.y, i, j), sum, d.alpha, d.beta); });
       }
-      if (!more) return;
-      i = next;
-      k0 = n0;
-      k1 = n1;
     }
   }
 };
@@ -303,8 +302,10 @@ template <class ExecSpace, class D>
 void spmv_vector_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
-  const int vl =
-      std::max(1, std::min(L.vector_length, static_cast<int>(Policy::vector_length_max())));
+  // A power of two the backend takes (lane_group_sum's butterfly needs one).
+  const int most = std::min(L.vector_length, static_cast<int>(Policy::vector_length_max()));
+  int vl = 1;
+  while (vl * 2 <= most) vl *= 2;
   const int rpt = std::max(1, L.rows_per_thread);
   SpmvVectorFunctor<D, Member> f{d, vl, rpt};
   const int ts_max = Policy(space, 1, 1, vl).team_size_max(f, Kokkos::ParallelForTag());
@@ -481,18 +482,22 @@ struct SpmvStreamFunctor {
       Kokkos::parallel_for(Kokkos::TeamVectorRange(m, n),
                            [&](const F l) { prod(l) = product(k0 + l, j); });
       m.team_barrier();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, i1 - i0), [&](const long long r) {
-        const F a = d.row_map(i0 + r) - k0, e = d.row_map(i0 + r + 1) - k0;
-        S sum = 0;
-        Kokkos::parallel_reduce(
-            Kokkos::ThreadVectorRange(m, lanes),
-            [&](const int l, S& acc) {
-              for (F q = a + l; q < e; q += lanes) acc += prod(q);
-            },
-            sum);
-        Kokkos::single(Kokkos::PerThread(m),
-                       [&]() { axpby_store(vec_at(d.y, i0 + r, j), sum, d.alpha, d.beta); });
-      });
+      // Every lane group of the team runs the same number of steps (rows
+      // past the block's end empty), so a warp's groups meet at each of
+      // lane_group_sum's shuffles.
+      const long long rows = i1 - i0, groups = m.team_size();
+      for (long long r0 = 0; r0 < rows; r0 += groups) {
+        const long long r = r0 + m.team_rank();
+        const bool in = r < rows;
+        const F a = in ? d.row_map(i0 + r) - k0 : F(0), e = in ? d.row_map(i0 + r + 1) - k0 : F(0);
+        const S sum = lane_group_sum<S>(m, lanes, [&](const int l) {
+          S acc = 0;
+          for (F q = a + l; q < e; q += lanes) acc += prod(q);
+          return acc;
+        });
+        if (in)
+          first_lane_do(m, [&]() { axpby_store(vec_at(d.y, i0 + r, j), sum, d.alpha, d.beta); });
+      }
     }
   }
 };
@@ -510,8 +515,10 @@ void spmv_stream_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d,
     blocks = spmv_stream_blocks<O, ExecSpace>(space, d.row_map, d.num_rows, h);
   const long long league = static_cast<long long>(blocks.extent(0)) - 1;
   if (league <= 0) return;
-  const int vl =
-      std::max(1, std::min(L.vector_length, static_cast<int>(Policy::vector_length_max())));
+  // A power of two the backend takes (lane_group_sum's butterfly needs one).
+  const int most = std::min(L.vector_length, static_cast<int>(Policy::vector_length_max()));
+  int vl = 1;
+  while (vl * 2 <= most) vl *= 2;
   // Blocks of short rows hold fewer than 2h entries.
   const long long capacity = 2 * h;
   using Fn = SpmvStreamFunctor<D, Blocks, Member>;

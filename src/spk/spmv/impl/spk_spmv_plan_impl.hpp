@@ -113,6 +113,42 @@ static long long spmv_max_row_length(const ExecSpace& space, const RowMap& row_m
   return static_cast<long long>(max_len);
 }
 
+/// SpmvRowStats::neighbour_share of a CSR matrix: rows i = 1, 1 + stride,
+/// ... (at most `samples` of them), each of its first `cap` entries counted
+/// as shared when a column of row i − 1's first `cap` entries lies in the
+/// same 8-column line.  O(samples · cap²), the rows' order and the columns'
+/// order within rows do not matter.
+template <class ExecSpace, class RowMap, class Cols>
+static double spmv_neighbour_share(const ExecSpace& space, const RowMap& row_map, const Cols& cols,
+                                   long long num_rows, long long samples = 65536,
+                                   long long cap = 64) {
+  if (num_rows < 2 || cap < 1) return 1.0;
+  // Shared entries are counted in the high 32 bits of one sum, seen ones in
+  // the low (Kokkos 3.4 has no multi-value reductions): at most 2³¹ of each.
+  samples = std::max(1LL, std::min(samples, (1LL << 31) / cap));
+  const long long stride = std::max(1LL, (num_rows - 1 + samples - 1) / samples);
+  const long long count = (num_rows - 1 + stride - 1) / stride;
+  long long packed = 0;
+  Kokkos::parallel_reduce(
+      "spk::spmv_row_stats.neighbour_share", Kokkos::RangePolicy<ExecSpace>(space, 0, count),
+      KOKKOS_LAMBDA(const long long t, long long& acc) {
+        const long long i = 1 + t * stride;
+        const long long p0 = row_map(i - 1), plen = row_map(i) - p0;
+        const long long a0 = row_map(i), alen = row_map(i + 1) - a0;
+        const long long p1 = p0 + (plen < cap ? plen : cap), a1 = a0 + (alen < cap ? alen : cap);
+        for (long long a = a0; a < a1; ++a) {
+          const long long line = static_cast<long long>(cols(a)) >> 3;
+          bool hit = false;
+          for (long long p = p0; p < p1 && !hit; ++p)
+            hit = (static_cast<long long>(cols(p)) >> 3) == line;
+          acc += (hit ? (1LL << 32) : 0LL) + 1;
+        }
+      },
+      packed);
+  const long long shared = packed >> 32, seen = packed & 0xffffffffLL;
+  return seen > 0 ? double(shared) / double(seen) : 1.0;
+}
+
 /// Full row-length statistics (three reductions, one synchronisation).
 template <class ExecSpace, class Matrix>
 static SpmvRowStats spmv_row_stats(const ExecSpace& space, const Matrix& A) {
@@ -138,6 +174,9 @@ static SpmvRowStats spmv_row_stats(const ExecSpace& space, const Matrix& A) {
   s.max_length = max_len;
   s.stddev = std::sqrt(var / double(s.num_rows));
   s.empty_rows = empty;
+  // Only GPU plans choose by it (host spaces cut row blocks).
+  if constexpr (!is_host_space_v<ExecSpace>)
+    s.neighbour_share = spmv_neighbour_share(space, row_map, A.col_idx(), s.num_rows);
   return s;
 }
 
