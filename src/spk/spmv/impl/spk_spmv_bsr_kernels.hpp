@@ -116,19 +116,18 @@ struct SpmvBsrLanesFunctor {
   int lanes;
   KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
     using S = typename D::S;
+    // Rows past the end sum no blocks, so a warp's groups meet at each lane
+    // sum.
     const long long q = format_lanes_row(t);
-    if (q >= d.m) return;
+    const bool in = q < d.m;
     const int b = B > 0 ? B : d.b;
-    const long long I = q / b;
-    const int r = static_cast<int>(q - I * b);
-    const long long k0 = d.row_map(I), k1 = d.row_map(I + 1);
+    const long long I = in ? q / b : 0;
+    const int r = static_cast<int>(in ? q - I * b : 0);
+    const long long k0 = in ? d.row_map(I) : 0, k1 = in ? d.row_map(I + 1) : 0;
     for (int j = 0; j < d.nv; ++j) {
-      S sum = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(t, lanes),
-          [&](const int l, S& acc) { acc += bsr_row_sum<B>(d, r, k0 + l, k1, lanes, j); }, sum);
-      Kokkos::single(Kokkos::PerThread(t),
-                     [&] { axpby_store(vec_at(d.y, q, j), sum, d.alpha, d.beta); });
+      const S sum = lane_group_sum<S>(
+          t, lanes, [&](const int l) { return bsr_row_sum<B>(d, r, k0 + l, k1, lanes, j); });
+      if (in) first_lane_do(t, [&] { axpby_store(vec_at(d.y, q, j), sum, d.alpha, d.beta); });
     }
   }
 };

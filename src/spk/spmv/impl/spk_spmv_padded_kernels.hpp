@@ -44,24 +44,21 @@ KOKKOS_FORCEINLINE_FUNCTION typename D::S padded_row_sum(const D& d, const I w, 
 /// padded_row_sum with `lanes` vector lanes on one row: lane l takes slots
 /// l, l + lanes, l + 2·lanes, ... (padding is trailing, so each lane's own
 /// slots still end at its first padding slot) and the lanes' sums are
-/// reduced.  Each lane calls col / val with slot numbers of the row.
+/// reduced (lane_group_sum: every lane group of a warp must call it, a row
+/// past the end with w = 0).  Each lane calls col / val with slot numbers of
+/// the row.
 template <class Member, class D, class I, class Col, class Val>
 KOKKOS_FORCEINLINE_FUNCTION typename D::S padded_row_sum_lanes(const Member& t, const D& d,
                                                                const I w, const int lanes,
                                                                const Col& col, const Val& val,
                                                                const int j) {
   using S = typename D::S;
-  S sum = 0;
-  Kokkos::parallel_reduce(
-      Kokkos::ThreadVectorRange(t, lanes),
-      [&](const int l, S& acc) {
-        const I wl = w > l ? (w - l + lanes - 1) / lanes : I(0);
-        const auto lcol = [&](const I k) { return col(l + k * lanes); };
-        const auto lval = [&](const I k) { return val(l + k * lanes); };
-        acc += padded_row_sum(d, wl, lcol, lval, j);
-      },
-      sum);
-  return sum;
+  return lane_group_sum<S>(t, lanes, [&](const int l) {
+    const I wl = w > l ? (w - l + lanes - 1) / lanes : I(0);
+    const auto lcol = [&](const I k) { return col(l + k * lanes); };
+    const auto lval = [&](const I k) { return val(l + k * lanes); };
+    return padded_row_sum(d, wl, lcol, lval, j);
+  });
 }
 
 template <class Perm, class Ptr, class Cols, class Vals, class X, class Y>
@@ -140,21 +137,19 @@ struct SpmvSellLanesFunctor {
   int lanes;
   using I = SellIndex<D>;
   KOKKOS_INLINE_FUNCTION void operator()(const Member& t) const {
+    // Every lane group sums (positions past the rows with no slots), so the
+    // groups of a warp meet at each lane sum.
     const long long pl = format_lanes_row(t);
-    if (pl >= d.m + d.k) return;
-    if (pl >= d.m) {
-      Kokkos::single(Kokkos::PerThread(t), [&] { sell_spill_prescale(d, pl - d.m); });
-      return;
-    }
-    const SellPosition<I> q = sell_position(d, pl);
+    const bool row = pl < d.m;
+    const SellPosition<I> q = row ? sell_position(d, pl) : SellPosition<I>{0, 0, 0};
     const I C = d.C;
     const auto col = [&](const I k) { return d.cols(q.first + k * C); };
     const auto val = [&](const I k) { return d.vals(q.first + k * C); };
     for (int j = 0; j < d.nv; ++j) {
       const typename D::S sum = padded_row_sum_lanes(t, d, q.width, lanes, col, val, j);
-      Kokkos::single(Kokkos::PerThread(t),
-                     [&] { axpby_store(vec_at(d.y, q.row, j), sum, d.alpha, d.beta); });
+      if (row) first_lane_do(t, [&] { axpby_store(vec_at(d.y, q.row, j), sum, d.alpha, d.beta); });
     }
+    if (!row && pl < d.m + d.k) first_lane_do(t, [&] { sell_spill_prescale(d, pl - d.m); });
   }
 };
 
@@ -256,7 +251,12 @@ struct SellSpillLaunch {
 template <class ExecSpace, class D>
 SellSpillLaunch sell_spill_launch(const D& d) {
   if (is_host_space_v<ExecSpace>) return {};
-  return {d.spill_lanes, std::max(1, d.spill_team / d.spill_lanes)};
+  // A power of two the backend takes (lane_group_sum's butterfly needs one).
+  const int most =
+      std::min(d.spill_lanes, static_cast<int>(Kokkos::TeamPolicy<ExecSpace>::vector_length_max()));
+  int lanes = 1;
+  while (lanes * 2 <= most) lanes *= 2;
+  return {lanes, std::max(1, d.spill_team / lanes)};
 }
 
 /// Whether spill row i has more than one piece.
@@ -307,29 +307,31 @@ static void spmv_sell_spill_normal(const ExecSpace& space, const D& d) {
   constexpr bool atomic = spmv_needs_atomics_v<ExecSpace>;
   const SellSpillLaunch L = sell_spill_launch<ExecSpace>(d);
   const long long pieces = sell_spill_teams(d);
+  const int lanes = L.lanes;
   using Team = Kokkos::TeamPolicy<ExecSpace>;
   Kokkos::parallel_for(
       "spk::spmv.sell_spill", Team(space, (pieces + L.groups - 1) / L.groups, L.groups, L.lanes),
       KOKKOS_LAMBDA(const typename Team::member_type& t) {
         using S = typename D::S;
+        // Groups past the last piece get an idle one and still sum (nothing),
+        // so the groups of a warp meet at each lane sum.
         const long long g = static_cast<long long>(t.league_rank()) * t.team_size() + t.team_rank();
-        if (g >= pieces) return;
         const SellSpillPiece r = sell_spill_piece(d, g);
-        if (r.idle) return;
         for (int j = 0; j < d.nv; ++j) {
-          S sum = 0;
-          Kokkos::parallel_reduce(
-              Kokkos::ThreadVectorRange(t, r.begin, r.end),
-              [&](const long long q, S& acc) {
+          const S sum = lane_group_sum<S>(t, lanes, [&](const int l) {
+            S acc = 0;
+            if (!r.idle)
+              for (long long q = r.begin + l; q < r.end; q += lanes)
                 acc += spmv_value(d, d.spill_vals(q)) * spmv_x(d, d.spill_cols(q), j);
-              },
-              sum);
-          Kokkos::single(Kokkos::PerThread(t), [&] {
-            if (r.whole)
-              axpby_store(vec_at(d.y, r.row, j), sum, d.alpha, d.beta);
-            else
-              add_to<atomic>(vec_at(d.y, r.row, j), d.alpha * sum);
+            return acc;
           });
+          if (!r.idle)
+            first_lane_do(t, [&] {
+              if (r.whole)
+                axpby_store(vec_at(d.y, r.row, j), sum, d.alpha, d.beta);
+              else
+                add_to<atomic>(vec_at(d.y, r.row, j), d.alpha * sum);
+            });
         }
       });
 }
@@ -453,14 +455,16 @@ static void spmv_ell_lanes(const ExecSpace& space, const D& d, const FormatLanes
   const int lanes = L.lanes;
   Kokkos::parallel_for(
       "spk::spmv.ell_lanes", format_lanes_policy(space, d.m, L), KOKKOS_LAMBDA(const Member& t) {
+        // Rows past the end sum no slots, so a warp's groups meet at each
+        // lane sum.
         const long long i = format_lanes_row(t);
-        if (i >= d.m) return;
+        const bool in = i < d.m;
         const auto col = [&](const long long k) { return d.cols(i, k); };
         const auto val = [&](const long long k) { return d.vals(i, k); };
         for (int j = 0; j < d.nv; ++j) {
-          const typename D::S sum = padded_row_sum_lanes(t, d, d.width, lanes, col, val, j);
-          Kokkos::single(Kokkos::PerThread(t),
-                         [&] { axpby_store(vec_at(d.y, i, j), sum, d.alpha, d.beta); });
+          const typename D::S sum =
+              padded_row_sum_lanes(t, d, in ? d.width : decltype(d.width)(0), lanes, col, val, j);
+          if (in) first_lane_do(t, [&] { axpby_store(vec_at(d.y, i, j), sum, d.alpha, d.beta); });
         }
       });
 }
