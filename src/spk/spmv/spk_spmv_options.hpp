@@ -165,7 +165,7 @@ struct SpmvRowStats {
   /// Of the sampled entries (up to 64 a row, rows spread over the matrix),
   /// the share whose 64-byte line of x (8 columns) the previous row also
   /// reads: near 1 for stencil and FEM rows, about 0 for uniformly random
-  /// columns (GPU plans only; 1 when not measured).
+  /// columns (GPU plans for `auto` only; 1 when not measured).
   double neighbour_share = 1.0;
 
   /// Coefficient of variation of the row lengths (0 for no rows).

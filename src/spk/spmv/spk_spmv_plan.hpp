@@ -47,6 +47,12 @@ class SpmvPlan {
     if (matches(A) && same(options, options_)) return;
     options_ = options;
     stats_ = Impl::spmv_row_stats(space, A);
+    // Only GPU plans choose by the neighbour share, and only `auto` reads it
+    // (host spaces cut row blocks).
+    if constexpr (!Impl::is_host_space_v<ExecSpace>)
+      if (options.algorithm == SpmvAlgorithm::Auto)
+        stats_.neighbour_share =
+            Impl::spmv_neighbour_share(space, A.row_map(), A.col_idx(), A.num_rows());
     launch_ = Impl::spmv_choose(space, options, stats_, true);
     segment_rows_ = {};
     if constexpr (Impl::is_host_space_v<ExecSpace>) {

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 
@@ -69,6 +70,18 @@ KOKKOS_FORCEINLINE_FUNCTION S lane_group_sum(const Member& m, int lanes,
       Kokkos::ThreadVectorRange(m, lanes), [&](const int l, S& acc) { acc += lane_value(l); }, s);
   return s;
 #endif
+}
+
+/// The vector length to launch for `asked` lanes on ExecSpace: the largest
+/// power of two at most asked and the backend's maximum (at least 1), as
+/// lane_group_sum's butterfly needs.
+template <class ExecSpace>
+int launch_lanes(int asked) {
+  const int most =
+      std::min(asked, static_cast<int>(Kokkos::TeamPolicy<ExecSpace>::vector_length_max()));
+  int lanes = 1;
+  while (lanes * 2 <= most) lanes *= 2;
+  return lanes;
 }
 
 /// Runs f once per lane group (its first lane on CUDA devices), as

@@ -28,9 +28,7 @@ FormatLanes format_lanes(const ExecSpace& space, const SpmvOptions& options, For
     const int lanes = options.vector_length > 0 ? options.vector_length
                                                 : format_row_lanes(t, kind, rows, entries_per_row,
                                                                    resident_threads(space));
-    const int most = static_cast<int>(Kokkos::TeamPolicy<ExecSpace>::vector_length_max());
-    int p = 1;
-    while (p * 2 <= std::min(lanes, most)) p *= 2;
+    const int p = launch_lanes<ExecSpace>(lanes);
     return {p, std::max(1, t.format_team_threads / p)};
   }
 }
@@ -302,10 +300,7 @@ template <class ExecSpace, class D>
 void spmv_vector_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
-  // A power of two the backend takes (lane_group_sum's butterfly needs one).
-  const int most = std::min(L.vector_length, static_cast<int>(Policy::vector_length_max()));
-  int vl = 1;
-  while (vl * 2 <= most) vl *= 2;
+  const int vl = launch_lanes<ExecSpace>(L.vector_length);
   const int rpt = std::max(1, L.rows_per_thread);
   SpmvVectorFunctor<D, Member> f{d, vl, rpt};
   const int ts_max = Policy(space, 1, 1, vl).team_size_max(f, Kokkos::ParallelForTag());
@@ -515,10 +510,7 @@ void spmv_stream_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d,
     blocks = spmv_stream_blocks<O, ExecSpace>(space, d.row_map, d.num_rows, h);
   const long long league = static_cast<long long>(blocks.extent(0)) - 1;
   if (league <= 0) return;
-  // A power of two the backend takes (lane_group_sum's butterfly needs one).
-  const int most = std::min(L.vector_length, static_cast<int>(Policy::vector_length_max()));
-  int vl = 1;
-  while (vl * 2 <= most) vl *= 2;
+  const int vl = launch_lanes<ExecSpace>(L.vector_length);
   // Blocks of short rows hold fewer than 2h entries.
   const long long capacity = 2 * h;
   using Fn = SpmvStreamFunctor<D, Blocks, Member>;

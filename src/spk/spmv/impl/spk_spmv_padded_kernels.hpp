@@ -251,11 +251,7 @@ struct SellSpillLaunch {
 template <class ExecSpace, class D>
 SellSpillLaunch sell_spill_launch(const D& d) {
   if (is_host_space_v<ExecSpace>) return {};
-  // A power of two the backend takes (lane_group_sum's butterfly needs one).
-  const int most =
-      std::min(d.spill_lanes, static_cast<int>(Kokkos::TeamPolicy<ExecSpace>::vector_length_max()));
-  int lanes = 1;
-  while (lanes * 2 <= most) lanes *= 2;
+  const int lanes = launch_lanes<ExecSpace>(d.spill_lanes);
   return {lanes, std::max(1, d.spill_team / lanes)};
 }
 

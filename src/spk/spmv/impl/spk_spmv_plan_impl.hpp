@@ -174,9 +174,6 @@ static SpmvRowStats spmv_row_stats(const ExecSpace& space, const Matrix& A) {
   s.max_length = max_len;
   s.stddev = std::sqrt(var / double(s.num_rows));
   s.empty_rows = empty;
-  // Only GPU plans choose by it (host spaces cut row blocks).
-  if constexpr (!is_host_space_v<ExecSpace>)
-    s.neighbour_share = spmv_neighbour_share(space, row_map, A.col_idx(), s.num_rows);
   return s;
 }
 
