@@ -249,6 +249,47 @@ TEST(TEST_CATEGORY, spgemm_long_rows) {
     spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
     expect_product(C, o.sort, spk::reference::spgemm(A, *B), product_bound(A, *B), "long-row kind");
   }
+  // Without bitmaps, B_wide's long rows go to hash tables in global memory
+  // in groups of one table size (the dense rows' and the 160-product rows'),
+  // largest first, each group with its own slabs; the dense rows' 20000
+  // columns exceed the key buffer that 3000 bytes of scratch hold and are
+  // sorted in C's row, the others in scratch.
+  for (const auto sort : {spk::SpgemmSort::Sorted, spk::SpgemmSort::Unsorted}) {
+    spk::SpgemmOptions o;
+    o.algorithm = spk::SpgemmAlgorithm::BinnedHash;
+    o.sort = sort;
+    o.max_scratch_bytes = 3000;
+    o.long_row_bitmap = false;
+    o.long_row_split = spk::SpgemmLongRowSplit::Off;
+    spk::SpgemmHandle<int, int, ExecSpace> handle(o);
+    auto Ad = spk::create_mirror_view_and_copy(ExecSpace(), A);
+    auto Bd = spk::create_mirror_view_and_copy(ExecSpace(), B_wide);
+    spk::CsrMatrix<double, int, int, ExecSpace> C;
+    spk::spgemm_symbolic(ExecSpace(), handle, Ad, Bd, C);
+    const auto& lp = handle.plan().long_rows;
+    ASSERT_EQ(int(lp.kind), int(spk::Impl::SpgemmLongRows::Hash));
+    ASSERT_GE(lp.groups.size(), 2u);
+    const auto& long_bin = handle.bins().back();
+    ASSERT_EQ(long_bin.kernel, spk::Impl::SpgemmBinKernel::LongRows);
+    std::int64_t at = 0;
+    for (std::size_t q = 0; q < lp.groups.size(); ++q) {
+      const auto& grp = lp.groups[q];
+      EXPECT_EQ(grp.begin, at);
+      EXPECT_LT(grp.begin, grp.end);
+      EXPECT_GE(grp.slabs, 1);
+      EXPECT_LE(grp.slabs, grp.end - grp.begin);
+      EXPECT_LE(grp.capacity * grp.slabs, lp.hash_entries);
+      if (q > 0) EXPECT_LT(grp.capacity, lp.groups[q - 1].capacity);
+      at = grp.end;
+    }
+    EXPECT_EQ(at, long_bin.end - long_bin.begin);
+    EXPECT_EQ(lp.groups.front().capacity, lp.slab_capacity);
+    spk_test::poison(C.col_idx());
+    spk_test::poison(C.values());
+    spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
+    expect_product(C, sort, spk::reference::spgemm(A, B_wide), product_bound(A, B_wide),
+                   "hash groups");
+  }
   // Rows of B in any order, and a hub row of B (3000 entries) met by rows of
   // A with 2000 entries.
   check_product(A, shuffle_rows(B_wide, 24), "long rows, unsorted 500x200000 B");

@@ -153,11 +153,24 @@ struct SpgemmLongRowSplitPlan {
   std::size_t bytes = 0;  ///< peak global memory of the split rows
 };
 
+/// Hash's long rows of one table size: rows [begin, end) of the long bin
+/// (after the split rows left it), their tables' capacity and the teams
+/// working on them at once, a table (slab) each.
+struct SpgemmLongRowGroup {
+  std::int64_t begin = 0, end = 0;
+  std::uint64_t capacity = 0;
+  int slabs = 0;
+};
+
 /// Slabs of global memory for the long rows, one per team working on them.
 struct SpgemmLongRowPlan {
   SpgemmLongRows kind = SpgemmLongRows::None;
-  std::uint64_t slab_capacity = 0;  ///< entries per slab
-  int num_slabs = 0;
+  std::uint64_t slab_capacity = 0;  ///< entries per slab (Hash: the largest group's tables)
+  int num_slabs = 0;                ///< Hash: the most slabs of any group
+  /// Hash: the long rows by table size, largest first, and the table slots
+  /// all slabs of a group take at most (the slab area's size).
+  std::vector<SpgemmLongRowGroup> groups;
+  std::uint64_t hash_entries = 0;
   /// DenseMarker's symbolic needs only a bitmap of B's columns per slab, so
   /// more of them fit the same budget (more rows at once).
   int num_symbolic_slabs = 0;

@@ -1051,40 +1051,45 @@ static void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Per
             }
           });
     } else {
-      const int L = static_cast<int>(std::min<std::int64_t>(lp.num_slabs, nr));
-      const TempView<O, ExecSpace> slab_mem(sp, "spk::spgemm::slab_keys", L * lp.slab_capacity);
+      // Hash tables in global memory, one per team (slab), sized for the
+      // rows of each group of one table size in turn; a table is cleared
+      // before each row.
+      const TempView<O, ExecSpace> slab_mem(sp, "spk::spgemm::slab_keys", lp.hash_entries);
       const auto slab = slab_mem.view;
-      Kokkos::deep_copy(sp, slab, Acc::empty_key);
-      const std::uint64_t sc = lp.slab_capacity;
-      Kokkos::parallel_for(
-          "spk::spgemm::symbolic_global", light_weight(Policy(sp, L, bin.team_size, V_)),
-          KOKKOS_LAMBDA(const Member& member) {
-            O* keys = slab.data() + member.league_rank() * sc;
-            const TeamGroup<Member> g{member};
-            for (std::int64_t r = member.league_rank(); r < nr; r += L) {
-              const std::int64_t i = perm(begin + r);
-              long long count = 0;
-              const std::uint64_t p = products(i);
-              const std::uint32_t cap =
-                  static_cast<std::uint32_t>(spgemm_table_capacity(p < ncols ? p : ncols));
-              const Acc h(keys, nullptr, cap);
-              g.for_products(i, v.arm, v.aci, v.brm, [&](const auto, const auto kb) {
-                bool is_new;
-                h.insert(v.bci(kb), is_new);
-              });
-              g.barrier();
-              g.reduce_sum(
-                  cap,
-                  [&](const std::uint32_t s, long long& c) {
-                    c += keys[s] != Acc::empty_key ? 1 : 0;
-                  },
-                  count);
-              g.single([&]() { counts(i + 1) = count; });
-              g.barrier();
-              g.for_each(cap, [&](const std::uint32_t s) { keys[s] = Acc::empty_key; });
-              g.barrier();
-            }
-          });
+      for (const SpgemmLongRowGroup& grp : lp.groups) {
+        const int L = grp.slabs;
+        const std::uint64_t sc = grp.capacity;
+        const std::int64_t gbegin = begin + grp.begin, gn = grp.end - grp.begin;
+        Kokkos::parallel_for(
+            "spk::spgemm::symbolic_global", light_weight(Policy(sp, L, bin.team_size, V_)),
+            KOKKOS_LAMBDA(const Member& member) {
+              O* keys = slab.data() + member.league_rank() * sc;
+              const TeamGroup<Member> g{member};
+              for (std::int64_t r = member.league_rank(); r < gn; r += L) {
+                const std::int64_t i = perm(gbegin + r);
+                long long count = 0;
+                const std::uint64_t p = products(i);
+                const std::uint32_t cap =
+                    static_cast<std::uint32_t>(spgemm_table_capacity(p < ncols ? p : ncols));
+                const Acc h(keys, nullptr, cap);
+                g.for_each(cap, [&](const std::uint32_t s) { keys[s] = Acc::empty_key; });
+                g.barrier();
+                g.for_products(i, v.arm, v.aci, v.brm, [&](const auto, const auto kb) {
+                  bool is_new;
+                  h.insert(v.bci(kb), is_new);
+                });
+                g.barrier();
+                g.reduce_sum(
+                    cap,
+                    [&](const std::uint32_t s, long long& c) {
+                      c += keys[s] != Acc::empty_key ? 1 : 0;
+                    },
+                    count);
+                g.single([&]() { counts(i + 1) = count; });
+                g.barrier();
+              }
+            });
+      }
     }
   }
   spgemm_long_rows_symbolic(space, v, perm, counts, ncols, lp.split);
@@ -1446,86 +1451,117 @@ static void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm
               g.barrier();
             }
           });
-    } else {
+    } else if (lp.kind == SpgemmLongRows::DenseMarker) {
+      // A dense value slab of B's width per team and a bitmap of the row's
+      // columns: the row comes out of the bitmap in order (also when
+      // sorting was not asked for: listing first touches through a marker
+      // per column measured 5x slower on rmat:20:2).
       const int L = static_cast<int>(std::min<std::int64_t>(lp.num_slabs, nr));
-      const std::uint64_t sc = lp.slab_capacity;
-      // Dense rows come out of a bitmap of their columns, in order (also
-      // when sorting was not asked for: listing first touches through a
-      // marker per column measured 5x slower on rmat:20:2).
-      const bool by_bitmap = lp.kind == SpgemmLongRows::DenseMarker;
-      const std::uint64_t words = by_bitmap ? (ncols + 31) / 32 : 0;
-      const TempView<O, ExecSpace> keys_mem(sp, "spk::spgemm::slab_keys", by_bitmap ? 0 : L * sc);
-      const TempView<S, ExecSpace> vals_mem(sp, "spk::spgemm::slab_values", L * sc);
+      const std::uint64_t words = (ncols + 31) / 32;
+      const TempView<S, ExecSpace> vals_mem(sp, "spk::spgemm::slab_values", L * ncols);
       const TempView<std::uint32_t, ExecSpace> bits_mem(sp, "spk::spgemm::slab_bits", L * words);
-      const auto slab_keys = keys_mem.view;
       const auto slab_vals = vals_mem.view;
       const auto slab_bits = bits_mem.view;
       Kokkos::deep_copy(sp, slab_vals, S(0));
       Kokkos::deep_copy(sp, slab_bits, 0u);
-      if (!by_bitmap) Kokkos::deep_copy(sp, slab_keys, Acc::empty_key);
       Kokkos::parallel_for(
           "spk::spgemm::numeric_global",
           light_weight(Policy(sp, L, bin.team_size, V_)
                            .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(
                                                     sizeof(long long) * (1 + bin.team_size))))),
           KOKKOS_LAMBDA(const Member& member) {
-            long long* counter = static_cast<long long*>(
+            long long* part = static_cast<long long*>(
                 member.team_scratch(0).get_shmem(sizeof(long long) * (1 + member.team_size())));
-            O* keys = by_bitmap ? nullptr : slab_keys.data() + member.league_rank() * sc;
-            S* vals = slab_vals.data() + member.league_rank() * sc;
-            std::uint32_t* bits =
-                by_bitmap ? slab_bits.data() + member.league_rank() * words : nullptr;
+            S* vals = slab_vals.data() + member.league_rank() * ncols;
+            std::uint32_t* bits = slab_bits.data() + member.league_rank() * words;
             const TeamGroup<Member> g{member};
             for (std::int64_t r = member.league_rank(); r < nr; r += L) {
               const std::int64_t i = perm(begin + r);
               const auto start = v.crm(i);
-              const std::uint32_t n = static_cast<std::uint32_t>(v.crm(i + 1) - start);
-              O* cci = v.cci.data() + start;
-              S* cv = v.cv.data() + start;
-              g.single([&]() { *counter = 0; });
+              // vals[c] accumulates column c (zero between rows).
+              g.for_products(i, v.arm, v.aci, v.brm, [&](const auto ka, const auto kb) {
+                const auto c = static_cast<std::uint64_t>(v.bci(kb));
+                atomic_add_scalar(&vals[c], v.av(ka) * v.bv(kb));
+                Kokkos::atomic_or(&bits[c >> 5], std::uint32_t(1) << (c & 31));
+              });
               g.barrier();
-              if (by_bitmap) {
-                // vals[c] accumulates column c (zero between rows).
-                g.for_products(i, v.arm, v.aci, v.brm, [&](const auto ka, const auto kb) {
-                  const auto c = static_cast<std::uint64_t>(v.bci(kb));
-                  atomic_add_scalar(&vals[c], v.av(ka) * v.bv(kb));
-                  Kokkos::atomic_or(&bits[c >> 5], std::uint32_t(1) << (c & 31));
-                });
-                g.barrier();
-                spgemm_bitmap_extract(member, bits, static_cast<std::uint32_t>(words), vals, cci,
-                                      cv, counter + 1);
-                g.barrier();
-                g.for_each(static_cast<std::uint32_t>(words),
-                           [&](const std::uint32_t w) { bits[w] = 0; });
-              } else {
-                std::uint64_t p = 0;
-                Kokkos::parallel_reduce(
-                    Kokkos::TeamThreadRange(member, v.arm(i), v.arm(i + 1)),
-                    [&](const auto ka, std::uint64_t& sum) {
-                      const auto kk = v.aci(ka);
-                      sum += static_cast<std::uint64_t>(v.brm(kk + 1) - v.brm(kk));
-                    },
-                    p);
-                const std::uint32_t cap =
-                    static_cast<std::uint32_t>(spgemm_table_capacity(p < ncols ? p : ncols));
-                const Acc h(keys, vals, cap);
-                g.for_products(i, v.arm, v.aci, v.brm, [&](const auto ka, const auto kb) {
-                  h.accumulate(v.bci(kb), v.av(ka) * v.bv(kb));
-                });
-                g.barrier();
-                g.for_each(cap, [&](const std::uint32_t s) {
-                  if (keys[s] != Acc::empty_key) {
-                    const long long pos = Kokkos::atomic_fetch_add(counter, 1LL);
-                    cci[pos] = keys[s];
-                    cv[pos] = vals[s];
-                    h.clear(s);
-                  }
-                });
-              }
+              spgemm_bitmap_extract(member, bits, static_cast<std::uint32_t>(words), vals,
+                                    v.cci.data() + start, v.cv.data() + start, part + 1);
               g.barrier();
-              if (sorted && !by_bitmap) group_bitonic_sort(g, cci, cv, n);
+              g.for_each(static_cast<std::uint32_t>(words),
+                         [&](const std::uint32_t w) { bits[w] = 0; });
+              g.barrier();
             }
           });
+    } else {
+      // Hash tables in global memory, one per team (slab), for each group
+      // of one table size in turn (SpgemmLongRowGroup), sized to the row of
+      // C (its length is known here).  A row of up to `kcap` columns
+      // (scratch) is listed, sorted and written as a team-bin row is
+      // (spgemm_numeric_row), its values found in the table; a longer one
+      // is compacted into C's row and sorted there.
+      const TempView<O, ExecSpace> keys_mem(sp, "spk::spgemm::slab_keys", lp.hash_entries);
+      const TempView<S, ExecSpace> vals_mem(sp, "spk::spgemm::slab_values", lp.hash_entries);
+      const auto slab_keys = keys_mem.view;
+      const auto slab_vals = vals_mem.view;
+      const int lc = SpgemmScratchLayout::balanced_list;
+      // The list, the two paths' counters.
+      const std::size_t head = layout.list() + 2 * layout.align;
+      const std::size_t room =
+          t.scratch > head + layout.slack ? t.scratch - head - layout.slack : 0;
+      for (const SpgemmLongRowGroup& grp : lp.groups) {
+        const int L = grp.slabs;
+        const std::uint64_t sc = grp.capacity;
+        const std::int64_t gbegin = begin + grp.begin, gn = grp.end - grp.begin;
+        // Key buffer: the group's longest row at most (< its table).
+        const std::uint32_t kcap =
+            static_cast<std::uint32_t>(std::min<std::uint64_t>(sc, room / sizeof(O)));
+        const std::size_t bytes = head + layout.round(std::size_t(kcap) * sizeof(O));
+        Kokkos::parallel_for(
+            "spk::spgemm::numeric_global",
+            light_weight(
+                Policy(sp, L, bin.team_size, V_)
+                    .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(layout.request(bytes))))),
+            KOKKOS_LAMBDA(const Member& member) {
+              char* mine = spgemm_team_scratch(member, bytes, layout);
+              int* counter = reinterpret_cast<int*>(mine + layout.list());
+              long long* wide = reinterpret_cast<long long*>(mine + layout.list() + layout.align);
+              O* kbuf = reinterpret_cast<O*>(mine + head);
+              O* keys = slab_keys.data() + member.league_rank() * sc;
+              S* vals = slab_vals.data() + member.league_rank() * sc;
+              const auto g = Balanced::carve(member, mine, lc, long_b);
+              for (std::int64_t r = member.league_rank(); r < gn; r += L) {
+                const std::int64_t i = perm(gbegin + r);
+                const auto start = v.crm(i);
+                const std::uint32_t n = static_cast<std::uint32_t>(v.crm(i + 1) - start);
+                const std::uint32_t cap = static_cast<std::uint32_t>(spgemm_table_capacity(n));
+                if (n <= kcap) {
+                  spgemm_numeric_row(g, v, i, keys, vals, kbuf, counter, cap, sorted);
+                } else {
+                  O* cci = v.cci.data() + start;
+                  S* cv = v.cv.data() + start;
+                  const Acc h(keys, vals, cap);
+                  g.for_each(cap, [&](const std::uint32_t s) { h.clear(s); });
+                  g.single([&]() { *wide = 0; });
+                  g.barrier();
+                  g.for_products(i, v.arm, v.aci, v.brm, [&](const auto ka, const auto kb) {
+                    h.accumulate(v.bci(kb), v.av(ka) * v.bv(kb));
+                  });
+                  g.barrier();
+                  g.for_each(cap, [&](const std::uint32_t s) {
+                    if (keys[s] != Acc::empty_key) {
+                      const long long pos = Kokkos::atomic_fetch_add(wide, 1LL);
+                      cci[pos] = keys[s];
+                      cv[pos] = vals[s];
+                    }
+                  });
+                  g.barrier();
+                  if (sorted) group_bitonic_sort(g, cci, cv, n);
+                }
+                g.barrier();
+              }
+            });
+      }
     }
   }
   spgemm_long_rows_numeric(space, v, perm, ncols, lp.split);

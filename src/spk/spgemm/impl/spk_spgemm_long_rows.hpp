@@ -22,6 +22,7 @@
 #include <spk_scalar_traits.hpp>
 #include <spk_spgemm_handle.hpp>
 #include <tuning/spk_spgemm_tuning.hpp>
+#include <utility>
 #include <vector>
 
 namespace spk::Impl {
@@ -39,21 +40,25 @@ inline std::size_t long_row_split_row_bytes(std::uint64_t ncols) {
   return 2 * ((ncols + 31) / 32) * sizeof(std::uint32_t);
 }
 
-/// Moves the rows of the long bin (the last bin, group 2) that are to be
-/// split to the end of its range of perm and shrinks the bin to the others
-/// (dropped when none is left); returns the plan of the split rows.  One
-/// host synchronisation (the long rows' product counts), only when there is
-/// a long bin and splitting is not off.
+/// Arranges the rows of the long bin (the last bin) on the host: those to be
+/// split move to the end of its range of perm and the bin shrinks to the
+/// others (dropped when none is left); the others come first, most products
+/// first, their products in `kept_products` (spgemm_plan_long_rows groups
+/// them by table size).  Returns the plan of the split rows.  One host
+/// synchronisation (the long rows' product counts), only when there is a
+/// long bin.
 template <class ExecSpace, class V, class Perm, class Products>
 static SpgemmLongRowSplitPlan spgemm_long_rows_split_plan(
     const ExecSpace& space, const V& v, const Perm& perm, std::vector<SpgemmBin>& bins,
     const Products& products, std::uint64_t ncols, const SpgemmLongRowTuning& tuning,
-    const SpgemmOptions& opt, int vector_length, int teams) {
+    const SpgemmOptions& opt, int vector_length, int teams,
+    std::vector<std::uint64_t>& kept_products) {
   SpgemmLongRowSplitPlan plan;
+  kept_products.clear();
+  if (bins.empty() || bins.back().kernel != SpgemmBinKernel::LongRows) return plan;
   // Ranks are 32-bit positions within a row.
-  if (opt.long_row_split == SpgemmLongRowSplit::Off || bins.empty() ||
-      bins.back().kernel != SpgemmBinKernel::LongRows || ncols >= (std::uint64_t(1) << 32))
-    return plan;
+  const bool may_split =
+      opt.long_row_split != SpgemmLongRowSplit::Off && ncols < (std::uint64_t(1) << 32);
   using O = typename Perm::non_const_value_type;
   SpgemmBin& bin = bins.back();
   const std::int64_t begin = bin.begin, nr = bin.end - bin.begin;
@@ -82,24 +87,35 @@ static SpgemmLongRowSplitPlan spgemm_long_rows_split_plan(
   const std::uint64_t threshold = std::max(
       {tuning.split_products, ncols / std::max<std::uint64_t>(1, tuning.columns_per_product),
        long_products / static_cast<std::uint64_t>(std::max(1, teams))});
-  std::vector<O> keep, split;
+  std::vector<std::pair<std::uint64_t, O>> keep;  // (products, row)
+  std::vector<O> split;
   std::vector<std::int64_t> split_at;  // positions in the segment
   for (std::int64_t r = 0; r < nr; ++r) {
-    if (force || info_h(2 * r) >= threshold) {
+    if (may_split && (force || info_h(2 * r) >= threshold)) {
       split.push_back(rows_h(r));
       split_at.push_back(r);
     } else {
-      keep.push_back(rows_h(r));
-      plan.max_kept_products = std::max(plan.max_kept_products, info_h(2 * r));
+      keep.emplace_back(info_h(2 * r), rows_h(r));
     }
   }
-  if (split.empty()) return plan;
+  // Most products first; rows in order among equals (a fixed order).
+  std::sort(keep.begin(), keep.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
   const std::int64_t ns = static_cast<std::int64_t>(split.size());
   const std::int64_t nk = nr - ns;
-  for (std::int64_t r = 0; r < nk; ++r) rows_h(r) = keep[r];
+  kept_products.resize(nk);
+  for (std::int64_t r = 0; r < nk; ++r) {
+    rows_h(r) = keep[r].second;
+    kept_products[r] = keep[r].first;
+  }
+  if (nk > 0) plan.max_kept_products = keep[0].first;
   for (std::int64_t s = 0; s < ns; ++s) rows_h(nk + s) = split[s];
   Kokkos::deep_copy(space, segment, rows_h);
-
+  if (split.empty()) {
+    space.fence();  // rows_h is read by the copy above
+    return plan;
+  }
   plan.begin = begin + nk;
   plan.rows = ns;
   plan.chunk_products = chunk;

@@ -14,13 +14,50 @@ struct SpgemmCounted {
   std::uint64_t total = 0, max_row = 0;
 };
 
+/// Hash's long rows (kept_products: theirs, most first) in groups of one
+/// table size, each with as many slabs as `entries` table slots hold at its
+/// size: a budget fixed by the largest table left ~80 teams for
+/// powerlaw:4000000's 6,704 long rows, most of them a 20th of the largest.
+/// Returns the slab area's slots (the most any group takes).
+inline std::uint64_t spgemm_plan_hash_groups(const SpgemmBinnedTuning& t, std::uint64_t entries,
+                                             std::uint64_t ncols,
+                                             const std::vector<std::uint64_t>& kept_products,
+                                             SpgemmLongRowPlan& lp) {
+  const std::int64_t n = static_cast<std::int64_t>(kept_products.size());
+  auto capacity = [&](std::int64_t r) {
+    return Impl::spgemm_table_capacity(std::min(kept_products[r], ncols));
+  };
+  lp.groups.clear();
+  lp.hash_entries = 0;
+  lp.num_slabs = 0;
+  for (std::int64_t r = 0; r < n;) {
+    const std::uint64_t cap = capacity(r);
+    std::int64_t e = r + 1;
+    while (e < n && capacity(e) == cap) ++e;
+    SpgemmLongRowGroup grp;
+    grp.begin = r;
+    grp.end = e;
+    grp.capacity = cap;
+    grp.slabs = static_cast<int>(std::min<std::int64_t>(
+        {std::max<std::int64_t>(1, static_cast<std::int64_t>(entries / cap)), t.max_slabs, e - r}));
+    lp.groups.push_back(grp);
+    lp.hash_entries = std::max<std::uint64_t>(lp.hash_entries, cap * grp.slabs);
+    lp.num_slabs = std::max(lp.num_slabs, grp.slabs);
+    r = e;
+  }
+  lp.num_symbolic_slabs = lp.num_slabs;
+  return lp.hash_entries;
+}
+
 /// BinnedHash's rows too long for scratch tables (the last bin, `g`): which
 /// accumulator they use (SpgemmLongRows) and how many global-memory slabs
 /// fit the budget; returns the slabs' bytes.
 template <class ExecSpace, class S, class O, class F>
 std::size_t spgemm_plan_long_rows(const SpgemmBin& g, const SpgemmRowStats& stats,
                                   const SpgemmBinnedTuning& t, const SpgemmOptions& opt,
-                                  std::uint64_t ncols, SpgemmLongRowPlan& lp) {
+                                  std::uint64_t ncols,
+                                  const std::vector<std::uint64_t>& kept_products,
+                                  SpgemmLongRowPlan& lp) {
   const std::size_t entry = sizeof(O) + sizeof(S);
   // Default budget: in proportion to the work of these rows
   // (SpgemmSlabBudget).
@@ -49,11 +86,9 @@ std::size_t spgemm_plan_long_rows(const SpgemmBin& g, const SpgemmRowStats& stat
     // BitmapRanks' numeric needs a 32-bit rank per bitmap word.
     per_slab = sparse_rows ? bitmap_bytes : ncols * sizeof(S);
   } else {
-    // The long rows hold the largest row, so it bounds their tables (the
-    // largest not split, when some are).
-    const std::uint64_t longest =
-        lp.split.rows > 0 ? lp.split.max_kept_products : stats.max_products;
-    const std::uint64_t max_u = std::min(longest, ncols);
+    // The long rows hold the largest row (not split), so it bounds their
+    // tables.
+    const std::uint64_t max_u = std::min(lp.split.max_kept_products, ncols);
     const std::uint64_t hash_cap = Impl::spgemm_table_capacity(max_u);
     const bool dense = ncols <= 2 * hash_cap;
     lp.kind = dense ? Impl::SpgemmLongRows::DenseMarker : Impl::SpgemmLongRows::Hash;
@@ -62,6 +97,7 @@ std::size_t spgemm_plan_long_rows(const SpgemmBin& g, const SpgemmRowStats& stat
                 "spk::spgemm_symbolic: a row with ", max_u,
                 " distinct columns at most needs a table of more than 2^32 entries");
     per_slab = lp.slab_capacity * entry;
+    if (!dense) return spgemm_plan_hash_groups(t, budget / entry, ncols, kept_products, lp) * entry;
   }
   // DenseMarker's numeric keeps dense values and a bitmap of the row's
   // columns per slab (the row comes out of it in order, with no sort).
@@ -122,13 +158,14 @@ SpgemmCounted spgemm_binned_count(const ExecSpace& space, SpgemmHandle<O, F, HD>
                                  Impl::SpgemmScratchLayout::of<O, S, F>(), cursors);
   // The longest rows spread over several teams each (the last rows of the
   // long bin's range; the bin keeps the others).
-  plan.long_rows.split =
-      Impl::spgemm_long_rows_split_plan(space, v, plan.perm, r.bins, products, ncols,
-                                        t.long_row_split, opt, t.vector_length, t.max_slabs);
+  std::vector<std::uint64_t> kept_products;
+  plan.long_rows.split = Impl::spgemm_long_rows_split_plan(
+      space, v, plan.perm, r.bins, products, ncols, t.long_row_split, opt, t.vector_length,
+      t.max_slabs, kept_products);
   mark("symbolic.bin_rows");
   if (!r.bins.empty() && r.bins.back().kernel == Impl::SpgemmBinKernel::LongRows)
     r.slab_bytes = spgemm_plan_long_rows<ExecSpace, S, O, F>(r.bins.back(), stats, t, opt, ncols,
-                                                             plan.long_rows);
+                                                             kept_products, plan.long_rows);
   r.slab_bytes += plan.long_rows.split.bytes;
   // 3. Distinct columns per row into counts(i + 1).
   if (r.total > 0)
