@@ -298,6 +298,60 @@ TEST(TEST_CATEGORY, spgemm_long_rows) {
   check_product(A_wide, with_hub_row(B_hub, 11, 3000, 27), "long rows, hub B row");
 }
 
+TEST(TEST_CATEGORY, spgemm_long_rows_few_columns) {
+  // Heavy accumulation: B's rows lie in its first 60 of 5000 columns, so
+  // rows of A with
+  // hundreds of products (two dense ones with ~20000) have at most 60
+  // columns in C.  With 3000 bytes of scratch their products overflow every
+  // table (symbolic counts them as long rows); numeric's tables hold only
+  // the columns, so they move to lane groups, the dense rows (too many
+  // products for a lane group) to a team each.
+  auto A = random_csr(200, 500, 4, 31, {}, {3, 100});
+  const auto B = spk::reference::csr_from_rows<double, int, int>(
+      500, 5000, rows_of(random_csr(500, 60, 40, 32)));
+  const auto ref = spk::reference::spgemm(A, B);
+  for (const bool bitmap : {true, false}) {
+    for (const auto sort : {spk::SpgemmSort::Sorted, spk::SpgemmSort::Unsorted}) {
+      SCOPED_TRACE(std::string(bitmap ? "bitmap" : "no bitmap") +
+                   (sort == spk::SpgemmSort::Sorted ? " sorted" : " unsorted"));
+      spk::SpgemmOptions o;
+      o.algorithm = spk::SpgemmAlgorithm::BinnedHash;
+      o.sort = sort;
+      o.max_scratch_bytes = 3000;
+      o.long_row_bitmap = bitmap;
+      o.long_row_split = spk::SpgemmLongRowSplit::Off;
+      spk::SpgemmHandle<int, int, ExecSpace> handle(o);
+      auto Ad = spk::create_mirror_view_and_copy(ExecSpace(), A);
+      auto Bd = spk::create_mirror_view_and_copy(ExecSpace(), B);
+      spk::CsrMatrix<double, int, int, ExecSpace> C;
+      spk::spgemm_symbolic(ExecSpace(), handle, Ad, Bd, C);
+      EXPECT_NE(int(handle.plan().long_rows.kind), int(spk::Impl::SpgemmLongRows::None));
+      const auto perm =
+          Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), handle.plan().perm);
+      int dense_rows_seen = 0;
+      for (const auto& b : handle.bins()) {
+        EXPECT_NE(b.kernel, spk::Impl::SpgemmBinKernel::LongRows);
+        for (auto q = b.begin; q < b.end; ++q) {
+          if (perm(q) != 3 && perm(q) != 100) continue;
+          ++dense_rows_seen;
+          EXPECT_EQ(b.kernel, spk::Impl::SpgemmBinKernel::TeamPerRow);
+          EXPECT_LE(b.log2_capacity, 7);
+        }
+      }
+      EXPECT_EQ(dense_rows_seen, 2);
+      spk_test::poison(C.col_idx());
+      spk_test::poison(C.values());
+      spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
+      expect_product(C, sort, ref, product_bound(A, B), "few columns");
+      // Numeric again on the same plan (other values, same pattern).
+      spk_test::poison(C.values());
+      spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
+      expect_product(C, sort, ref, product_bound(A, B), "few columns, numeric again");
+    }
+  }
+  check_product(A, B, "long rows, few columns");
+}
+
 /// A copy of A with other values (same pattern), none zero.
 inline HostCsr<> other_values(const HostCsr<>& A, double phase) {
   auto B = spk::clone(spk::HostDevice(), A);

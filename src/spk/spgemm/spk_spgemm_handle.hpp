@@ -171,6 +171,7 @@ struct SpgemmLongRowPlan {
   /// all slabs of a group take at most (the slab area's size).
   std::vector<SpgemmLongRowGroup> groups;
   std::uint64_t hash_entries = 0;
+  std::uint64_t budget_entries = 0;  ///< Hash: the slabs' budget in table slots
   /// DenseMarker's symbolic needs only a bitmap of B's columns per slab, so
   /// more of them fit the same budget (more rows at once).
   int num_symbolic_slabs = 0;

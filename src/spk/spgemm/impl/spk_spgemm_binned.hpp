@@ -673,6 +673,159 @@ static std::vector<SpgemmBin> spgemm_bin_rows(const ExecSpace& space, std::int64
   return bins;
 }
 
+/// Numeric's grouping of the long bin's rows (those not split), once
+/// symbolic has counted them.  A row whose products overflow every scratch
+/// table may have few columns in C (a 6-dof FEM row: 1,764 products, 150
+/// columns), and numeric's table holds only the columns: such rows move to
+/// bins of their own, on lane groups when their products are few enough
+/// (SpgemmLongRowTuning::lane_products), else a team each, never one thread
+/// or a warp sort (both need the products to fit).  The others stay long,
+/// ordered by their tables' size, largest first (the Hash groups, each with
+/// the slabs the budget holds at its size).  Two kernels and one host
+/// synchronisation (the classes' sizes).
+template <class ExecSpace, class Perm, class Counts, class Products>
+static void spgemm_regroup_long_rows(const ExecSpace& space, const Perm& perm, const Counts& counts,
+                                     const Products& products, std::vector<SpgemmBin>& bins,
+                                     const SpgemmBinnedTuning& t, const SpgemmScratchLayout& layout,
+                                     SpgemmLongRowPlan& lp) {
+  if (bins.empty() || bins.back().kernel != SpgemmBinKernel::LongRows) return;
+  using O = typename Perm::non_const_value_type;
+  const SpgemmBin long_bin = bins.back();
+  const std::int64_t b0 = long_bin.begin, n = long_bin.end - long_bin.begin;
+  // Classes: 64 * kind + log2 of the table (kind 0 lanes, 1 team, 2 long).
+  constexpr int nc = 3 * 64;
+  const int lane_max = t.max_lane_log2, team_max = t.max_team_log2;
+  const std::uint64_t lane_products = t.long_row_split.lane_products;
+  auto class_of = [=] KOKKOS_FUNCTION(const O i) {
+    const int l = log2_exact(spgemm_table_capacity(static_cast<std::uint64_t>(counts(i + 1))));
+    if (l > team_max) return 128 + l;
+    return l <= lane_max && products(i) <= lane_products ? l : 64 + l;
+  };
+  const TempView<std::uint32_t, ExecSpace> sizes_mem(space, "spk::spgemm::regroup_sizes", 2 * nc);
+  const auto sizes = Kokkos::subview(sizes_mem.view, std::make_pair(0, nc));
+  const auto cursors = Kokkos::subview(sizes_mem.view, std::make_pair(nc, 2 * nc));
+  Kokkos::deep_copy(space, sizes_mem.view, 0u);
+  // Each team ranks a block of rows in scratch, then one global atomic per
+  // class places the block (as spgemm_bin_rows does).
+  constexpr int per_thread = 4;
+  const int threads = is_host_space_v<ExecSpace> ? 1 : 256;
+  const std::int64_t block = std::int64_t(threads) * per_thread;
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  const std::size_t shmem = 2 * sizeof(std::uint32_t) * nc;
+  const Policy policy = Policy(space, static_cast<int>((n + block - 1) / block), threads)
+                            .set_scratch_size(0, Kokkos::PerTeam(shmem));
+  auto block_classes = [=] KOKKOS_FUNCTION(const Member& member, int* cls, std::uint32_t* rank,
+                                           std::uint32_t* local) {
+    const int tr = member.team_rank();
+    for (int c = tr; c < nc; c += member.team_size()) local[c] = 0;
+    member.team_barrier();
+    const std::int64_t r0 = static_cast<std::int64_t>(member.league_rank()) * block;
+    for (int j = 0; j < per_thread; ++j) {
+      const std::int64_t r = r0 + tr + std::int64_t(j) * member.team_size();
+      cls[j] = r < n ? class_of(perm(b0 + r)) : -1;
+      rank[j] = cls[j] >= 0 ? Kokkos::atomic_fetch_add(&local[cls[j]], 1u) : 0u;
+    }
+    member.team_barrier();
+  };
+  Kokkos::parallel_for(
+      "spk::spgemm::regroup_count", policy, KOKKOS_LAMBDA(const Member& member) {
+        auto* local = static_cast<std::uint32_t*>(member.team_scratch(0).get_shmem(shmem));
+        int cls[per_thread];
+        std::uint32_t rank[per_thread];
+        block_classes(member, cls, rank, local);
+        for (int c = member.team_rank(); c < nc; c += member.team_size())
+          if (local[c] > 0) Kokkos::atomic_add(&sizes(c), local[c]);
+      });
+  Kokkos::View<std::uint32_t*, Kokkos::HostSpace> sizes_h("spk::spgemm::regroup_sizes_h", nc);
+  Kokkos::deep_copy(space, sizes_h, sizes);
+  space.fence();
+  // Order in the segment: long rows (largest tables first), then team rows,
+  // then lane rows.
+  std::vector<int> order;
+  for (int l = 63; l > team_max; --l) order.push_back(128 + l);
+  for (int l = 0; l <= team_max; ++l) order.push_back(64 + l);
+  for (int l = 0; l <= team_max; ++l) order.push_back(l);
+  Kokkos::View<std::int64_t*, Kokkos::HostSpace> at_h("spk::spgemm::regroup_at_h", nc);
+  std::int64_t at = 0, long_rows = 0;
+  for (const int c : order) {
+    at_h(c) = at;
+    at += sizes_h(c);
+    if (c >= 128) long_rows += sizes_h(c);
+  }
+  const TempView<std::int64_t, ExecSpace> at_mem(space, "spk::spgemm::regroup_at", nc);
+  const TempView<O, ExecSpace> moved_mem(space, "spk::spgemm::regroup_rows", n);
+  const auto at_d = at_mem.view;
+  const auto moved = moved_mem.view;
+  Kokkos::deep_copy(space, at_d, at_h);
+  Kokkos::parallel_for(
+      "spk::spgemm::regroup_place", policy, KOKKOS_LAMBDA(const Member& member) {
+        auto* local = static_cast<std::uint32_t*>(member.team_scratch(0).get_shmem(shmem));
+        auto* base = local + nc;
+        int cls[per_thread];
+        std::uint32_t rank[per_thread];
+        block_classes(member, cls, rank, local);
+        for (int c = member.team_rank(); c < nc; c += member.team_size())
+          base[c] = local[c] > 0 ? Kokkos::atomic_fetch_add(&cursors(c), local[c]) : 0u;
+        member.team_barrier();
+        const std::int64_t r0 = static_cast<std::int64_t>(member.league_rank()) * block;
+        for (int j = 0; j < per_thread; ++j) {
+          if (cls[j] < 0) continue;
+          const std::int64_t r = r0 + member.team_rank() + std::int64_t(j) * member.team_size();
+          moved(at_d(cls[j]) + static_cast<std::int64_t>(base[cls[j]] + rank[j])) = perm(b0 + r);
+        }
+      });
+  Kokkos::deep_copy(space, Kokkos::subview(perm, std::make_pair(b0, b0 + n)), moved);
+  space.fence();  // at_h and sizes_h are read by the copies above
+
+  // The bins: the moved rows' (before the long bin, which stays last).
+  bins.pop_back();
+  const std::uint64_t work_per_row = n > 0 ? long_bin.work / static_cast<std::uint64_t>(n) : 0;
+  for (const int c : order) {
+    if (c >= 128 || sizes_h(c) == 0) continue;
+    SpgemmBin bin;
+    bin.begin = b0 + at_h(c);
+    bin.end = bin.begin + sizes_h(c);
+    bin.log2_capacity = std::max(spgemm_min_log2, c % 64);
+    bin.work = work_per_row * sizes_h(c);
+    if (c < 64) {
+      bin.kernel = SpgemmBinKernel::LanesPerRow;
+      bin.team_size = spgemm_lane_rows(
+          t, layout.lane_row(std::size_t(1) << bin.log2_capacity, t.vector_length, true),
+          layout.slack);
+    } else {
+      bin.kernel = SpgemmBinKernel::TeamPerRow;
+      bin.team_size = t.team_threads;
+    }
+    bin.long_b_row = spgemm_long_b_row(bin.team_size, t.vector_length, t.long_b_row);
+    bins.push_back(bin);
+  }
+  if (long_rows == 0) return;
+  SpgemmBin rest = long_bin;
+  rest.end = rest.begin + long_rows;
+  rest.work = work_per_row * static_cast<std::uint64_t>(long_rows);
+  bins.push_back(rest);
+  if (lp.kind != SpgemmLongRows::Hash) return;
+  // Hash: one group per table size.
+  lp.groups.clear();
+  lp.hash_entries = 0;
+  lp.num_slabs = 0;
+  for (const int c : order) {
+    if (c < 128 || sizes_h(c) == 0) continue;
+    SpgemmLongRowGroup grp;
+    grp.begin = at_h(c);
+    grp.end = grp.begin + sizes_h(c);
+    grp.capacity = std::uint64_t(1) << (c - 128);
+    grp.slabs = static_cast<int>(std::min<std::int64_t>(
+        {std::max<std::int64_t>(1, static_cast<std::int64_t>(lp.budget_entries / grp.capacity)),
+         t.max_slabs, grp.end - grp.begin}));
+    lp.groups.push_back(grp);
+    lp.hash_entries = std::max<std::uint64_t>(lp.hash_entries, grp.capacity * grp.slabs);
+    lp.num_slabs = std::max(lp.num_slabs, grp.slabs);
+  }
+  lp.slab_capacity = lp.groups.front().capacity;
+}
+
 /// The arrays of A, B and C the kernels read and write.
 template <class S, class O, class F, class Dev>
 struct SpgemmViews {

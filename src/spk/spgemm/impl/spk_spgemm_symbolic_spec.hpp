@@ -97,7 +97,10 @@ std::size_t spgemm_plan_long_rows(const SpgemmBin& g, const SpgemmRowStats& stat
                 "spk::spgemm_symbolic: a row with ", max_u,
                 " distinct columns at most needs a table of more than 2^32 entries");
     per_slab = lp.slab_capacity * entry;
-    if (!dense) return spgemm_plan_hash_groups(t, budget / entry, ncols, kept_products, lp) * entry;
+    if (!dense) {
+      lp.budget_entries = budget / entry;
+      return spgemm_plan_hash_groups(t, lp.budget_entries, ncols, kept_products, lp) * entry;
+    }
   }
   // DenseMarker's numeric keeps dense values and a bitmap of the row's
   // columns per slab (the row comes out of it in order, with no sort).
@@ -172,6 +175,15 @@ SpgemmCounted spgemm_binned_count(const ExecSpace& space, SpgemmHandle<O, F, HD>
     Impl::spgemm_binned_symbolic(space, v, plan.perm, r.bins, counts, products, ncols, t,
                                  plan.long_rows);
   mark("symbolic.count_columns");
+  // 4. Numeric's grouping of the long rows by their length in C.
+  if (r.total > 0) {
+    Impl::spgemm_regroup_long_rows(space, plan.perm, counts, products, r.bins, t,
+                                   Impl::SpgemmScratchLayout::of<O, S, F>(), plan.long_rows);
+    r.slab_bytes = std::max<std::size_t>(
+        r.slab_bytes,
+        plan.long_rows.split.bytes + plan.long_rows.hash_entries * (sizeof(O) + sizeof(S)));
+    mark("symbolic.regroup");
+  }
   return r;
 }
 

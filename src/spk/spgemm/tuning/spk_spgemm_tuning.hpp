@@ -110,6 +110,10 @@ struct SpgemmLongRowTuning {
   std::uint64_t split_products = 16384;            ///< rows with at least this many are split
   std::uint64_t columns_per_product = 64;          ///< ... and at least B's columns / this
   std::size_t max_bytes = std::size_t(256) << 20;  ///< bitmaps and ranks in flight
+  /// Numeric: a long row whose columns fit a lane group's table goes to one
+  /// when it has at most this many products (a lane group of 8 lanes then
+  /// takes ~500 each), else to a team (reasoning, not measured).
+  std::uint64_t lane_products = 4096;
 };
 
 namespace Impl {
