@@ -1053,6 +1053,42 @@ KOKKOS_INLINE_FUNCTION void spgemm_symbolic_bitmap_row(const Group& g, const V& 
   g.single([&]() { counts(i + 1) = count; });
 }
 
+/// Team scratch of a symbolic team row: a key table of cap slots and the
+/// balanced group's list.
+template <class O, class F>
+std::size_t spgemm_symbolic_team_bytes(std::uint64_t cap) {
+  using Balanced = BalancedTeamGroup<typename Kokkos::TeamPolicy<>::member_type, F>;
+  return (SpgemmTable<O, int>::keys_bytes(cap) + 7) / 8 * 8 +
+         Balanced::scratch_bytes(Balanced::default_capacity);
+}
+
+/// Counts the distinct columns of rows perm(begin .. begin + nr) on tables
+/// of cap keys in team scratch, a team of `threads` x `lanes` per row.
+template <class ExecSpace, class V, class Perm, class Counts>
+static void spgemm_symbolic_team_rows(const ExecSpace& space, const V& v, const Perm& perm,
+                                      std::int64_t begin, std::int64_t nr, std::uint32_t cap,
+                                      int threads, int lanes, std::int64_t long_b,
+                                      const Counts& counts) {
+  using O = typename decltype(v.cci)::non_const_value_type;
+  using F = typename decltype(v.crm)::non_const_value_type;
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  using Balanced = BalancedTeamGroup<Member, F>;
+  const std::size_t kbytes = (SpgemmTable<O, int>::keys_bytes(cap) + 7) / 8 * 8;
+  const int lc = Balanced::default_capacity;
+  const std::size_t bytes = kbytes + Balanced::scratch_bytes(lc);
+  Kokkos::parallel_for(
+      "spk::spgemm::symbolic_team",
+      Policy(space, nr, threads, lanes)
+          .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes))),
+      KOKKOS_LAMBDA(const Member& member) {
+        char* base = static_cast<char*>(member.team_scratch(0).get_shmem(bytes));
+        spgemm_symbolic_row(Balanced::carve(member, base + kbytes, lc, long_b), v,
+                            perm(begin + member.league_rank()), reinterpret_cast<O*>(base), cap,
+                            counts);
+      });
+}
+
 template <class ExecSpace, class V, class Perm, class Counts, class Products>
 static void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Perm& perm,
                                    const std::vector<SpgemmBin>& bins, const Counts& counts,
@@ -1135,20 +1171,8 @@ static void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Per
             spgemm_symbolic_row(row.g, v, perm(begin + r), row.keys, cap, counts);
           });
     } else if (kernel == K::TeamPerRow) {
-      const std::uint32_t cap = 1u << bin.log2_capacity;
-      const std::size_t kbytes = (Acc::keys_bytes(cap) + 7) / 8 * 8;
-      const int lc = Balanced::default_capacity;
-      const std::size_t bytes = kbytes + Balanced::scratch_bytes(lc);
-      Kokkos::parallel_for(
-          "spk::spgemm::symbolic_team",
-          Policy(sp, nr, bin.team_size, V_)
-              .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes))),
-          KOKKOS_LAMBDA(const Member& member) {
-            char* base = static_cast<char*>(member.team_scratch(0).get_shmem(bytes));
-            spgemm_symbolic_row(Balanced::carve(member, base + kbytes, lc, long_b), v,
-                                perm(begin + member.league_rank()), reinterpret_cast<O*>(base), cap,
-                                counts);
-          });
+      spgemm_symbolic_team_rows(sp, v, perm, begin, nr, 1u << bin.log2_capacity, bin.team_size, V_,
+                                long_b, counts);
     } else if (lp.kind == SpgemmLongRows::Bitmap || lp.kind == SpgemmLongRows::BitmapRanks) {
       const std::uint32_t words = static_cast<std::uint32_t>((ncols + 31) / 32);
       const int lc = Balanced::default_capacity;
@@ -1204,15 +1228,28 @@ static void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Per
             }
           });
     } else {
-      // Hash tables in global memory, one per team (slab), sized for the
-      // rows of each group of one table size in turn; a table is cleared
-      // before each row.
-      const TempView<O, ExecSpace> slab_mem(sp, "spk::spgemm::slab_keys", lp.hash_entries);
+      // Each group of one table size in turn: keys-only tables that fit
+      // team scratch there (a team per row), else hash tables in global
+      // memory, one per team (slab), cleared before each row.
+      auto in_scratch = [&](const SpgemmLongRowGroup& grp) {
+        return spgemm_symbolic_team_bytes<O, F>(grp.capacity) <= t.scratch;
+      };
+      std::uint64_t entries = 0;
+      for (const SpgemmLongRowGroup& grp : lp.groups)
+        if (!in_scratch(grp)) entries = std::max<std::uint64_t>(entries, grp.capacity * grp.slabs);
+      const TempView<O, ExecSpace> slab_mem(sp, "spk::spgemm::slab_keys", entries);
       const auto slab = slab_mem.view;
       for (const SpgemmLongRowGroup& grp : lp.groups) {
         const int L = grp.slabs;
         const std::uint64_t sc = grp.capacity;
         const std::int64_t gbegin = begin + grp.begin, gn = grp.end - grp.begin;
+        // Symbolic's tables hold keys alone: a group whose keys fit team
+        // scratch counts there, a team per row.
+        if (in_scratch(grp)) {
+          spgemm_symbolic_team_rows(sp, v, perm, gbegin, gn, static_cast<std::uint32_t>(sc),
+                                    bin.team_size, V_, long_b, counts);
+          continue;
+        }
         Kokkos::parallel_for(
             "spk::spgemm::symbolic_global", light_weight(Policy(sp, L, bin.team_size, V_)),
             KOKKOS_LAMBDA(const Member& member) {
