@@ -268,6 +268,8 @@ TEST(TEST_CATEGORY, spgemm_long_rows) {
     spk::spgemm_symbolic(ExecSpace(), handle, Ad, Bd, C);
     const auto& lp = handle.plan().long_rows;
     ASSERT_EQ(int(lp.kind), int(spk::Impl::SpgemmLongRows::Hash));
+    // Numeric's key buffers are sized from the scratch symbolic saw.
+    EXPECT_EQ(handle.plan().scratch_bytes, 3000u);
     ASSERT_GE(lp.groups.size(), 2u);
     const auto& long_bin = handle.bins().back();
     ASSERT_EQ(long_bin.kernel, spk::Impl::SpgemmBinKernel::LongRows);

@@ -236,6 +236,7 @@ class SpgemmHandle {
     int num_slabs = 0;
     bool slab_dense = false;  // slabs indexed by column (no hashing)
     int vector_length = 1;
+    std::size_t scratch_bytes = 0;      // team scratch the kernels may use (BinnedHash)
     Impl::SpgemmLongRowPlan long_rows;  // BinnedHash
     // ThreadDense (host spaces): row blocks of about equal work and B's rows
     // compressed to (word, mask) pairs, row r at [B's row_map(r),

@@ -1235,12 +1235,21 @@ static void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Per
         return spgemm_symbolic_team_bytes<O, F>(grp.capacity) <= t.scratch;
       };
       std::uint64_t entries = 0;
+      // Keys alone: the budget (counted in numeric's keys and values) holds
+      // more slabs here.
+      const std::uint64_t key_budget = lp.budget_entries * ((sizeof(O) + sizeof(S)) / sizeof(O));
+      auto slabs = [&](const SpgemmLongRowGroup& grp) {
+        return static_cast<int>(std::min<std::int64_t>(
+            {std::max<std::int64_t>(grp.slabs,
+                                    static_cast<std::int64_t>(key_budget / grp.capacity)),
+             t.max_slabs, grp.end - grp.begin}));
+      };
       for (const SpgemmLongRowGroup& grp : lp.groups)
-        if (!in_scratch(grp)) entries = std::max<std::uint64_t>(entries, grp.capacity * grp.slabs);
+        if (!in_scratch(grp)) entries = std::max<std::uint64_t>(entries, grp.capacity * slabs(grp));
       const TempView<O, ExecSpace> slab_mem(sp, "spk::spgemm::slab_keys", entries);
       const auto slab = slab_mem.view;
       for (const SpgemmLongRowGroup& grp : lp.groups) {
-        const int L = grp.slabs;
+        const int L = slabs(grp);
         const std::uint64_t sc = grp.capacity;
         const std::int64_t gbegin = begin + grp.begin, gn = grp.end - grp.begin;
         // Symbolic's tables hold keys alone: a group whose keys fit team

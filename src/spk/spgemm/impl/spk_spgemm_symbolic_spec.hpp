@@ -153,6 +153,7 @@ SpgemmCounted spgemm_binned_count(const ExecSpace& space, SpgemmHandle<O, F, HD>
   r.total = stats.products;
   r.max_row = stats.max_products;
   plan.vector_length = t.vector_length;
+  plan.scratch_bytes = t.scratch;
   mark("symbolic.analyze");
   // 2. Rows grouped by bin, and a plan for the long ones.
   plan.perm = typename Handle::perm_type(perm_mem.template view<O>(m).data(), m);
