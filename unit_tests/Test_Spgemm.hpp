@@ -219,6 +219,37 @@ inline HostCsr<> with_hub_row(const HostCsr<>& A, int row, int n, std::uint64_t 
   return spk::reference::csr_from_rows<double, int, int>(A.num_rows(), A.num_cols(), r);
 }
 
+TEST(TEST_CATEGORY, spgemm_table_log2) {
+  // The bit-trick log2 of a table's capacity against the loops it replaces,
+  // around every power of two.
+  std::vector<std::uint64_t> bounds = {0, 1, 2, 3, 24, 25, 26};
+  for (int k = 1; k < 62; ++k)
+    for (std::int64_t d = -2; d <= 2; ++d)
+      bounds.push_back((std::uint64_t(1) << k) + static_cast<std::uint64_t>(d));
+  for (const std::uint64_t b : bounds) {
+    if (b > (std::uint64_t(1) << 61)) continue;  // 1.25 b + 1 must not wrap
+    EXPECT_EQ(spk::Impl::spgemm_table_log2(b),
+              spk::Impl::log2_exact(spk::Impl::spgemm_table_capacity(b)))
+        << b;
+  }
+  for (int k = 0; k < 64; ++k) {
+    EXPECT_EQ(spk::Impl::floor_log2(std::uint64_t(1) << k), k);
+    if (k > 1) EXPECT_EQ(spk::Impl::floor_log2((std::uint64_t(1) << k) - 1), k - 1);
+  }
+}
+
+/// BinnedHash with 3000 bytes of scratch (rows past 128 slots are long), the
+/// long rows on one team each (not split), bitmaps allowed or not.
+inline spk::SpgemmOptions long_row_options(spk::SpgemmSort sort, bool bitmap) {
+  spk::SpgemmOptions o;
+  o.algorithm = spk::SpgemmAlgorithm::BinnedHash;
+  o.sort = sort;
+  o.max_scratch_bytes = 3000;
+  o.long_row_bitmap = bitmap;
+  o.long_row_split = spk::SpgemmLongRowSplit::Off;
+  return o;
+}
+
 TEST(TEST_CATEGORY, spgemm_long_rows) {
   // A dense row of A meets 500 rows of B with 40 entries each: 20000
   // products, too many for any scratch table.  Narrow B: dense slabs; wide
@@ -255,13 +286,7 @@ TEST(TEST_CATEGORY, spgemm_long_rows) {
   // columns exceed the key buffer that 3000 bytes of scratch hold and are
   // sorted in C's row, the others in scratch.
   for (const auto sort : {spk::SpgemmSort::Sorted, spk::SpgemmSort::Unsorted}) {
-    spk::SpgemmOptions o;
-    o.algorithm = spk::SpgemmAlgorithm::BinnedHash;
-    o.sort = sort;
-    o.max_scratch_bytes = 3000;
-    o.long_row_bitmap = false;
-    o.long_row_split = spk::SpgemmLongRowSplit::Off;
-    spk::SpgemmHandle<int, int, ExecSpace> handle(o);
+    spk::SpgemmHandle<int, int, ExecSpace> handle(long_row_options(sort, false));
     auto Ad = spk::create_mirror_view_and_copy(ExecSpace(), A);
     auto Bd = spk::create_mirror_view_and_copy(ExecSpace(), B_wide);
     spk::CsrMatrix<double, int, int, ExecSpace> C;
@@ -302,12 +327,12 @@ TEST(TEST_CATEGORY, spgemm_long_rows) {
 
 TEST(TEST_CATEGORY, spgemm_long_rows_few_columns) {
   // Heavy accumulation: B's rows lie in its first 60 of 5000 columns, so
-  // rows of A with
-  // hundreds of products (two dense ones with ~20000) have at most 60
-  // columns in C.  With 3000 bytes of scratch their products overflow every
-  // table (symbolic counts them as long rows); numeric's tables hold only
-  // the columns, so they move to lane groups, the dense rows (too many
-  // products for a lane group) to a team each.
+  // rows of A with hundreds of products (two dense ones with ~20000) have at
+  // most 60 columns in C.  With 3000 bytes of scratch their products
+  // overflow every table (symbolic counts them as long rows).  Without
+  // bitmaps numeric's tables hold only the columns, so the rows move to lane
+  // groups, the dense rows (too many products for a lane group) to a team
+  // each; with a scratch bitmap of B's columns they stay long rows.
   auto A = random_csr(200, 500, 4, 31, {}, {3, 100});
   const auto B = spk::reference::csr_from_rows<double, int, int>(
       500, 5000, rows_of(random_csr(500, 60, 40, 32)));
@@ -316,13 +341,7 @@ TEST(TEST_CATEGORY, spgemm_long_rows_few_columns) {
     for (const auto sort : {spk::SpgemmSort::Sorted, spk::SpgemmSort::Unsorted}) {
       SCOPED_TRACE(std::string(bitmap ? "bitmap" : "no bitmap") +
                    (sort == spk::SpgemmSort::Sorted ? " sorted" : " unsorted"));
-      spk::SpgemmOptions o;
-      o.algorithm = spk::SpgemmAlgorithm::BinnedHash;
-      o.sort = sort;
-      o.max_scratch_bytes = 3000;
-      o.long_row_bitmap = bitmap;
-      o.long_row_split = spk::SpgemmLongRowSplit::Off;
-      spk::SpgemmHandle<int, int, ExecSpace> handle(o);
+      spk::SpgemmHandle<int, int, ExecSpace> handle(long_row_options(sort, bitmap));
       auto Ad = spk::create_mirror_view_and_copy(ExecSpace(), A);
       auto Bd = spk::create_mirror_view_and_copy(ExecSpace(), B);
       spk::CsrMatrix<double, int, int, ExecSpace> C;
@@ -332,12 +351,16 @@ TEST(TEST_CATEGORY, spgemm_long_rows_few_columns) {
           Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), handle.plan().perm);
       int dense_rows_seen = 0;
       for (const auto& b : handle.bins()) {
-        EXPECT_NE(b.kernel, spk::Impl::SpgemmBinKernel::LongRows);
+        if (!bitmap) EXPECT_NE(b.kernel, spk::Impl::SpgemmBinKernel::LongRows);
         for (auto q = b.begin; q < b.end; ++q) {
           if (perm(q) != 3 && perm(q) != 100) continue;
           ++dense_rows_seen;
-          EXPECT_EQ(b.kernel, spk::Impl::SpgemmBinKernel::TeamPerRow);
-          EXPECT_LE(b.log2_capacity, 7);
+          if (bitmap) {
+            EXPECT_EQ(b.kernel, spk::Impl::SpgemmBinKernel::LongRows);
+          } else {
+            EXPECT_EQ(b.kernel, spk::Impl::SpgemmBinKernel::TeamPerRow);
+            EXPECT_LE(b.log2_capacity, 7);
+          }
         }
       }
       EXPECT_EQ(dense_rows_seen, 2);

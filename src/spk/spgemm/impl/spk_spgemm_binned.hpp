@@ -187,9 +187,9 @@ struct SpgemmBinOf {
   int sort_max_log2 = 0;
   KOKKOS_INLINE_FUNCTION int operator()(std::uint64_t p) const {
     if (p == 0) return -1;
-    int l = log2_exact(spgemm_table_capacity(p));
+    int l = spgemm_table_log2(p);
     if (l > sort_max_log2) {
-      l = log2_exact(spgemm_table_capacity(p < ncols ? p : ncols));
+      l = spgemm_table_log2(p < ncols ? p : ncols);
       if (l <= sort_max_log2) l = sort_max_log2 + 1;
     }
     return l > max_team_log2 ? nb - 1 : l - spgemm_min_log2;
@@ -557,6 +557,21 @@ inline std::int64_t spgemm_long_b_row(int threads, int vector_length, std::int64
   return std::max<std::int64_t>(4 * threads, std::int64_t(threads) * vector_length / 2);
 }
 
+/// The grouping kernels' blocks of rows: a team of 256 threads (one on
+/// hosts) per block, four rows a thread, `shmem` bytes of scratch a team.
+template <class ExecSpace>
+struct SpgemmRowBlocks {
+  static constexpr int per_thread = 4;
+  static int threads() { return is_host_space_v<ExecSpace> ? 1 : 256; }
+  static std::int64_t block() { return std::int64_t(threads()) * per_thread; }
+  static Kokkos::TeamPolicy<ExecSpace> policy(const ExecSpace& space, std::int64_t rows,
+                                              std::size_t shmem) {
+    return Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>((rows + block() - 1) / block()),
+                                         threads())
+        .set_scratch_size(0, Kokkos::PerTeam(shmem));
+  }
+};
+
 struct SpgemmBinOffsets {
   std::int64_t at[spgemm_max_bins];
 };
@@ -635,16 +650,13 @@ static std::vector<SpgemmBin> spgemm_bin_rows(const ExecSpace& space, std::int64
   // from atomics in scratch, then one global atomic per bin places the block
   // (one kernel: a stable scan cost 0.04 ms even on a hundred rows).  The
   // order of a bin's rows is not fixed; the product does not depend on it.
-  constexpr int per_thread = 4;
-  const int threads = is_host_space_v<ExecSpace> ? 1 : 256;
-  const std::int64_t block = std::int64_t(threads) * per_thread;
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using Member = typename Policy::member_type;
+  using Blocks = SpgemmRowBlocks<ExecSpace>;
+  constexpr int per_thread = Blocks::per_thread;
+  const std::int64_t block = Blocks::block();
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   const std::size_t shmem = 2 * sizeof(std::uint32_t) * nb;
   Kokkos::parallel_for(
-      "spk::spgemm::group_rows",
-      Policy(space, static_cast<int>((m + block - 1) / block), threads)
-          .set_scratch_size(0, Kokkos::PerTeam(shmem)),
+      "spk::spgemm::group_rows", Blocks::policy(space, m, shmem),
       KOKKOS_LAMBDA(const Member& member) {
         auto* local = static_cast<std::uint32_t*>(member.team_scratch(0).get_shmem(shmem));
         auto* base = local + nb;
@@ -689,6 +701,9 @@ static void spgemm_regroup_long_rows(const ExecSpace& space, const Perm& perm, c
                                      const SpgemmBinnedTuning& t, const SpgemmScratchLayout& layout,
                                      SpgemmLongRowPlan& lp) {
   if (bins.empty() || bins.back().kernel != SpgemmBinKernel::LongRows) return;
+  // Only long rows on global memory: the scratch bitmaps' numeric was as
+  // fast or faster than lane tables (blockdiag:31250:64 1.5 against 1.9 ms).
+  if (lp.kind != SpgemmLongRows::Hash && lp.kind != SpgemmLongRows::DenseMarker) return;
   using O = typename Perm::non_const_value_type;
   const SpgemmBin long_bin = bins.back();
   const std::int64_t b0 = long_bin.begin, n = long_bin.end - long_bin.begin;
@@ -697,7 +712,7 @@ static void spgemm_regroup_long_rows(const ExecSpace& space, const Perm& perm, c
   const int lane_max = t.max_lane_log2, team_max = t.max_team_log2;
   const std::uint64_t lane_products = t.long_row_split.lane_products;
   auto class_of = [=] KOKKOS_FUNCTION(const O i) {
-    const int l = log2_exact(spgemm_table_capacity(static_cast<std::uint64_t>(counts(i + 1))));
+    const int l = spgemm_table_log2(static_cast<std::uint64_t>(counts(i + 1)));
     if (l > team_max) return 128 + l;
     return l <= lane_max && products(i) <= lane_products ? l : 64 + l;
   };
@@ -707,14 +722,12 @@ static void spgemm_regroup_long_rows(const ExecSpace& space, const Perm& perm, c
   Kokkos::deep_copy(space, sizes_mem.view, 0u);
   // Each team ranks a block of rows in scratch, then one global atomic per
   // class places the block (as spgemm_bin_rows does).
-  constexpr int per_thread = 4;
-  const int threads = is_host_space_v<ExecSpace> ? 1 : 256;
-  const std::int64_t block = std::int64_t(threads) * per_thread;
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using Member = typename Policy::member_type;
+  using Blocks = SpgemmRowBlocks<ExecSpace>;
+  constexpr int per_thread = Blocks::per_thread;
+  const std::int64_t block = Blocks::block();
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   const std::size_t shmem = 2 * sizeof(std::uint32_t) * nc;
-  const Policy policy = Policy(space, static_cast<int>((n + block - 1) / block), threads)
-                            .set_scratch_size(0, Kokkos::PerTeam(shmem));
+  const auto policy = Blocks::policy(space, n, shmem);
   auto block_classes = [=] KOKKOS_FUNCTION(const Member& member, int* cls, std::uint32_t* rank,
                                            std::uint32_t* local) {
     const int tr = member.team_rank();
@@ -1019,9 +1032,10 @@ KOKKOS_INLINE_FUNCTION void spgemm_symbolic_row(const Group& g, const V& v, std:
     h.insert(v.bci(kb), is_new);
   });
   g.barrier();
-  int count = 0;
+  long long count = 0;  // a global table may hold more than 2^31
   g.reduce_sum(
-      cap, [&](const std::uint32_t s, int& c) { c += keys[s] != Acc::empty_key ? 1 : 0; }, count);
+      cap, [&](const std::uint32_t s, long long& c) { c += keys[s] != Acc::empty_key ? 1 : 0; },
+      count);
   g.single([&]() { counts(i + 1) = count; });
 }
 
@@ -1266,25 +1280,11 @@ static void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Per
               const TeamGroup<Member> g{member};
               for (std::int64_t r = member.league_rank(); r < gn; r += L) {
                 const std::int64_t i = perm(gbegin + r);
-                long long count = 0;
                 const std::uint64_t p = products(i);
-                const std::uint32_t cap =
-                    static_cast<std::uint32_t>(spgemm_table_capacity(p < ncols ? p : ncols));
-                const Acc h(keys, nullptr, cap);
-                g.for_each(cap, [&](const std::uint32_t s) { keys[s] = Acc::empty_key; });
-                g.barrier();
-                g.for_products(i, v.arm, v.aci, v.brm, [&](const auto, const auto kb) {
-                  bool is_new;
-                  h.insert(v.bci(kb), is_new);
-                });
-                g.barrier();
-                g.reduce_sum(
-                    cap,
-                    [&](const std::uint32_t s, long long& c) {
-                      c += keys[s] != Acc::empty_key ? 1 : 0;
-                    },
-                    count);
-                g.single([&]() { counts(i + 1) = count; });
+                spgemm_symbolic_row(
+                    g, v, i, keys,
+                    static_cast<std::uint32_t>(spgemm_table_capacity(p < ncols ? p : ncols)),
+                    counts);
                 g.barrier();
               }
             });
@@ -1297,6 +1297,19 @@ static void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Per
 
 // ---- numeric ----------------------------------------------------------------
 
+/// Clears the table h and sums the products of row i into it, with the
+/// group's threads; the sums are complete (and seen by the group) on return.
+template <class Group, class V, class Acc>
+KOKKOS_INLINE_FUNCTION void spgemm_accumulate_row(const Group& g, const V& v, std::int64_t i,
+                                                  const Acc& h) {
+  g.for_each(h.capacity(), [&](const std::uint32_t s) { h.clear(s); });
+  g.barrier();
+  g.for_products(i, v.arm, v.aci, v.brm, [&](const auto ka, const auto kb) {
+    h.accumulate(v.bci(kb), v.av(ka) * v.bv(kb));
+  });
+  g.barrier();
+}
+
 /// Sums the products of row i on a scratch table and writes the row of C:
 /// the keys are compacted into kbuf, sorted there (unless unsorted output is
 /// asked for) and written with their values, found in the table, in one
@@ -1307,13 +1320,8 @@ KOKKOS_INLINE_FUNCTION void spgemm_numeric_row(const Group& g, const V& v, std::
                                                bool sorted) {
   using Acc = SpgemmTable<O, S>;
   const Acc h(keys, vals, cap);
-  g.for_each(cap, [&](const std::uint32_t s) { h.clear(s); });
   g.single([&]() { *counter = 0; });
-  g.barrier();
-  g.for_products(i, v.arm, v.aci, v.brm, [&](const auto ka, const auto kb) {
-    h.accumulate(v.bci(kb), v.av(ka) * v.bv(kb));
-  });
-  g.barrier();
+  spgemm_accumulate_row(g, v, i, h);
   g.for_each(cap, [&](const std::uint32_t s) {
     if (keys[s] != Acc::empty_key) kbuf[Kokkos::atomic_fetch_add(counter, 1)] = keys[s];
   });
@@ -1740,13 +1748,8 @@ static void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm
                   O* cci = v.cci.data() + start;
                   S* cv = v.cv.data() + start;
                   const Acc h(keys, vals, cap);
-                  g.for_each(cap, [&](const std::uint32_t s) { h.clear(s); });
                   g.single([&]() { *wide = 0; });
-                  g.barrier();
-                  g.for_products(i, v.arm, v.aci, v.brm, [&](const auto ka, const auto kb) {
-                    h.accumulate(v.bci(kb), v.av(ka) * v.bv(kb));
-                  });
-                  g.barrier();
+                  spgemm_accumulate_row(g, v, i, h);
                   g.for_each(cap, [&](const std::uint32_t s) {
                     if (keys[s] != Acc::empty_key) {
                       const long long pos = Kokkos::atomic_fetch_add(wide, 1LL);

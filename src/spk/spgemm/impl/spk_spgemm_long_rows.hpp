@@ -94,7 +94,7 @@ static SpgemmLongRowSplitPlan spgemm_long_rows_split_plan(
   // a counting sort (a comparison sort of fem:50:6:7's 750,000 long rows
   // took ~50 ms of host time).
   auto size_class = [&](std::uint64_t p) {
-    return log2_exact(spgemm_table_capacity(std::min<std::uint64_t>(p, ncols)));
+    return spgemm_table_log2(std::min<std::uint64_t>(p, ncols));
   };
   std::vector<std::int64_t> at(66, 0);
   std::vector<O> split;
