@@ -557,6 +557,15 @@ inline std::int64_t spgemm_long_b_row(int threads, int vector_length, std::int64
   return std::max<std::int64_t>(4 * threads, std::int64_t(threads) * vector_length / 2);
 }
 
+/// Entries of the balanced list of the long rows on global tables: up to
+/// SpgemmScratchLayout::global_list, in a quarter of the scratch at most.
+template <class F>
+int spgemm_global_list(const SpgemmBinnedTuning& t) {
+  const std::size_t fit = t.scratch / 4 / sizeof(F);
+  return static_cast<int>(std::clamp<std::size_t>(fit, SpgemmScratchLayout::balanced_list,
+                                                  SpgemmScratchLayout::global_list));
+}
+
 /// The grouping kernels' blocks of rows: a team of 256 threads (one on
 /// hosts) per block, four rows a thread, `shmem` bytes of scratch a team.
 template <class ExecSpace>
@@ -1273,11 +1282,16 @@ static void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Per
                                     bin.team_size, V_, long_b, counts);
           continue;
         }
+        const int lc = spgemm_global_list<F>(t);
+        const std::size_t lbytes = Balanced::scratch_bytes(lc);
         Kokkos::parallel_for(
-            "spk::spgemm::symbolic_global", light_weight(Policy(sp, L, bin.team_size, V_)),
+            "spk::spgemm::symbolic_global",
+            light_weight(Policy(sp, L, bin.team_size, V_)
+                             .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(lbytes)))),
             KOKKOS_LAMBDA(const Member& member) {
               O* keys = slab.data() + member.league_rank() * sc;
-              const TeamGroup<Member> g{member};
+              const auto g = Balanced::carve(
+                  member, static_cast<char*>(member.team_scratch(0).get_shmem(lbytes)), lc, long_b);
               for (std::int64_t r = member.league_rank(); r < gn; r += L) {
                 const std::int64_t i = perm(gbegin + r);
                 const std::uint64_t p = products(i);
@@ -1711,9 +1725,9 @@ static void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm
       const TempView<S, ExecSpace> vals_mem(sp, "spk::spgemm::slab_values", lp.hash_entries);
       const auto slab_keys = keys_mem.view;
       const auto slab_vals = vals_mem.view;
-      const int lc = SpgemmScratchLayout::balanced_list;
+      const int lc = spgemm_global_list<F>(t);
       // The list, the two paths' counters.
-      const std::size_t head = layout.list() + 2 * layout.align;
+      const std::size_t head = layout.list(lc) + 2 * layout.align;
       const std::size_t room =
           t.scratch > head + layout.slack ? t.scratch - head - layout.slack : 0;
       for (const SpgemmLongRowGroup& grp : lp.groups) {
@@ -1731,8 +1745,8 @@ static void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm
                     .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(layout.request(bytes))))),
             KOKKOS_LAMBDA(const Member& member) {
               char* mine = spgemm_team_scratch(member, bytes, layout);
-              int* counter = reinterpret_cast<int*>(mine + layout.list());
-              long long* wide = reinterpret_cast<long long*>(mine + layout.list() + layout.align);
+              int* counter = reinterpret_cast<int*>(mine + layout.list(lc));
+              long long* wide = reinterpret_cast<long long*>(mine + layout.list(lc) + layout.align);
               O* kbuf = reinterpret_cast<O*>(mine + head);
               O* keys = slab_keys.data() + member.league_rank() * sc;
               S* vals = slab_vals.data() + member.league_rank() * sc;

@@ -22,6 +22,11 @@ struct SpgemmScratchLayout {
 
   /// Numeric BalancedTeamGroup list entries (spgemm_binned.hpp).
   static constexpr int balanced_list = 64;
+  /// The list of the long rows on global tables, whose scratch has room: a
+  /// power-law row of 5,000 entries meets about 80 B rows of 128 entries or
+  /// more (Pareto lengths, mean 8, alpha 1.5; reasoning), and the B rows
+  /// past the list stay with one thread's lanes.
+  static constexpr int global_list = 1024;
 
   template <class O, class S, class F>
   KOKKOS_INLINE_FUNCTION static constexpr SpgemmScratchLayout of() {
@@ -43,8 +48,8 @@ struct SpgemmScratchLayout {
            round(2 * std::size_t(lanes) * offset) + align;
   }
   /// The balanced group's list: a count, then its entries.
-  KOKKOS_INLINE_FUNCTION constexpr std::size_t list() const {
-    return round(8 + balanced_list * offset);
+  KOKKOS_INLINE_FUNCTION constexpr std::size_t list(int capacity = balanced_list) const {
+    return round(8 + capacity * offset);
   }
   /// A team-bin row of numeric: table, key buffer, counter, the list.
   KOKKOS_INLINE_FUNCTION constexpr std::size_t team_row(std::size_t cap) const {
