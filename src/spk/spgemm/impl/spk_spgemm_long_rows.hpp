@@ -42,11 +42,11 @@ inline std::size_t long_row_split_row_bytes(std::uint64_t ncols) {
 
 /// Arranges the rows of the long bin (the last bin) on the host: those to be
 /// split move to the end of its range of perm and the bin shrinks to the
-/// others (dropped when none is left); the others come first, most products
-/// first, their products in `kept_products` (spgemm_plan_long_rows groups
-/// them by table size).  Returns the plan of the split rows.  One host
-/// synchronisation (the long rows' product counts), only when there is a
-/// long bin.
+/// others (dropped when none is left); the others come first, by the size of
+/// their tables, largest first, their products in `kept_products`
+/// (spgemm_plan_long_rows groups them by table size).  Returns the plan of
+/// the split rows.  One host synchronisation (the long rows' product
+/// counts), only when there is a long bin.
 template <class ExecSpace, class V, class Perm, class Products>
 static SpgemmLongRowSplitPlan spgemm_long_rows_split_plan(
     const ExecSpace& space, const V& v, const Perm& perm, std::vector<SpgemmBin>& bins,
@@ -96,6 +96,7 @@ static SpgemmLongRowSplitPlan spgemm_long_rows_split_plan(
   auto size_class = [&](std::uint64_t p) {
     return spgemm_table_log2(std::min<std::uint64_t>(p, ncols));
   };
+  // Slot 64 - log2 of each size (log2 5..64), so that larger tables go first.
   std::vector<std::int64_t> at(66, 0);
   std::vector<O> split;
   std::vector<std::int64_t> split_at;  // positions in the segment
