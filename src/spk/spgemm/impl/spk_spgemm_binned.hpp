@@ -694,6 +694,26 @@ static std::vector<SpgemmBin> spgemm_bin_rows(const ExecSpace& space, std::int64
   return bins;
 }
 
+/// The Hash groups of the long rows: `runs` (ranges of the long bin and
+/// their table capacity, largest first), each with as many slabs as the
+/// budget (lp.budget_entries) holds at its size, up to the teams at once and
+/// its rows (one slab size for all, the largest row's, leaves ~80 teams for
+/// powerlaw:4000000's 6,704 long rows, most a 20th of the largest).
+inline void spgemm_set_hash_groups(SpgemmLongRowPlan& lp, const SpgemmBinnedTuning& t,
+                                   std::vector<SpgemmLongRowGroup> runs) {
+  lp.hash_entries = 0;
+  lp.num_slabs = 0;
+  for (SpgemmLongRowGroup& grp : runs) {
+    grp.slabs = static_cast<int>(std::min<std::int64_t>(
+        {std::max<std::int64_t>(1, static_cast<std::int64_t>(lp.budget_entries / grp.capacity)),
+         t.max_slabs, grp.end - grp.begin}));
+    lp.hash_entries = std::max<std::uint64_t>(lp.hash_entries, grp.capacity * grp.slabs);
+    lp.num_slabs = std::max(lp.num_slabs, grp.slabs);
+  }
+  lp.groups = std::move(runs);
+  if (!lp.groups.empty()) lp.slab_capacity = lp.groups.front().capacity;
+}
+
 /// Numeric's grouping of the long bin's rows (those not split), once
 /// symbolic has counted them.  A row whose products overflow every scratch
 /// table may have few columns in C (a 6-dof FEM row: 1,764 products, 150
@@ -829,23 +849,11 @@ static void spgemm_regroup_long_rows(const ExecSpace& space, const Perm& perm, c
   bins.push_back(rest);
   if (lp.kind != SpgemmLongRows::Hash) return;
   // Hash: one group per table size.
-  lp.groups.clear();
-  lp.hash_entries = 0;
-  lp.num_slabs = 0;
-  for (const int c : order) {
-    if (c < 128 || sizes_h(c) == 0) continue;
-    SpgemmLongRowGroup grp;
-    grp.begin = at_h(c);
-    grp.end = grp.begin + sizes_h(c);
-    grp.capacity = std::uint64_t(1) << (c - 128);
-    grp.slabs = static_cast<int>(std::min<std::int64_t>(
-        {std::max<std::int64_t>(1, static_cast<std::int64_t>(lp.budget_entries / grp.capacity)),
-         t.max_slabs, grp.end - grp.begin}));
-    lp.groups.push_back(grp);
-    lp.hash_entries = std::max<std::uint64_t>(lp.hash_entries, grp.capacity * grp.slabs);
-    lp.num_slabs = std::max(lp.num_slabs, grp.slabs);
-  }
-  lp.slab_capacity = lp.groups.front().capacity;
+  std::vector<SpgemmLongRowGroup> runs;
+  for (const int c : order)
+    if (c >= 128 && sizes_h(c) > 0)
+      runs.push_back({at_h(c), at_h(c) + sizes_h(c), std::uint64_t(1) << (c - 128), 0});
+  spgemm_set_hash_groups(lp, t, std::move(runs));
 }
 
 /// The arrays of A, B and C the kernels read and write.
@@ -1076,12 +1084,16 @@ KOKKOS_INLINE_FUNCTION void spgemm_symbolic_bitmap_row(const Group& g, const V& 
   g.single([&]() { counts(i + 1) = count; });
 }
 
-/// Team scratch of a symbolic team row: a key table of cap slots and the
-/// balanced group's list.
+/// Team scratch of a symbolic team row: a key table of cap slots (the
+/// first bytes), then the balanced group's list.
+template <class O>
+std::size_t spgemm_symbolic_team_keys_bytes(std::uint64_t cap) {
+  return (SpgemmTable<O, int>::keys_bytes(cap) + 7) / 8 * 8;
+}
 template <class O, class F>
 std::size_t spgemm_symbolic_team_bytes(std::uint64_t cap) {
   using Balanced = BalancedTeamGroup<typename Kokkos::TeamPolicy<>::member_type, F>;
-  return (SpgemmTable<O, int>::keys_bytes(cap) + 7) / 8 * 8 +
+  return spgemm_symbolic_team_keys_bytes<O>(cap) +
          Balanced::scratch_bytes(Balanced::default_capacity);
 }
 
@@ -1097,9 +1109,9 @@ static void spgemm_symbolic_team_rows(const ExecSpace& space, const V& v, const 
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using Balanced = BalancedTeamGroup<Member, F>;
-  const std::size_t kbytes = (SpgemmTable<O, int>::keys_bytes(cap) + 7) / 8 * 8;
+  const std::size_t kbytes = spgemm_symbolic_team_keys_bytes<O>(cap);
   const int lc = Balanced::default_capacity;
-  const std::size_t bytes = kbytes + Balanced::scratch_bytes(lc);
+  const std::size_t bytes = spgemm_symbolic_team_bytes<O, F>(cap);
   Kokkos::parallel_for(
       "spk::spgemm::symbolic_team",
       Policy(space, nr, threads, lanes)

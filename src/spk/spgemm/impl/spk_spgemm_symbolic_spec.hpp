@@ -14,37 +14,23 @@ struct SpgemmCounted {
   std::uint64_t total = 0, max_row = 0;
 };
 
-/// Hash's long rows (kept_products: theirs, most first) in groups of one
-/// table size, each with as many slabs as `entries` table slots hold at its
-/// size: a budget fixed by the largest table left ~80 teams for
-/// powerlaw:4000000's 6,704 long rows, most of them a 20th of the largest.
-/// Returns the slab area's slots (the most any group takes).
-inline std::uint64_t spgemm_plan_hash_groups(const SpgemmBinnedTuning& t, std::uint64_t entries,
-                                             std::uint64_t ncols,
+/// Symbolic's Hash groups: the long rows (kept_products: theirs, ordered by
+/// table size, largest first) in runs of one table size.  Returns the slab
+/// area's slots.
+inline std::uint64_t spgemm_plan_hash_groups(const SpgemmBinnedTuning& t, std::uint64_t ncols,
                                              const std::vector<std::uint64_t>& kept_products,
                                              SpgemmLongRowPlan& lp) {
   const std::int64_t n = static_cast<std::int64_t>(kept_products.size());
-  auto capacity = [&](std::int64_t r) {
-    return Impl::spgemm_table_capacity(std::min(kept_products[r], ncols));
-  };
-  lp.groups.clear();
-  lp.hash_entries = 0;
-  lp.num_slabs = 0;
+  auto log2 = [&](std::int64_t r) { return spgemm_table_log2(std::min(kept_products[r], ncols)); };
+  std::vector<SpgemmLongRowGroup> runs;
   for (std::int64_t r = 0; r < n;) {
-    const std::uint64_t cap = capacity(r);
+    const int l = log2(r);
     std::int64_t e = r + 1;
-    while (e < n && capacity(e) == cap) ++e;
-    SpgemmLongRowGroup grp;
-    grp.begin = r;
-    grp.end = e;
-    grp.capacity = cap;
-    grp.slabs = static_cast<int>(std::min<std::int64_t>(
-        {std::max<std::int64_t>(1, static_cast<std::int64_t>(entries / cap)), t.max_slabs, e - r}));
-    lp.groups.push_back(grp);
-    lp.hash_entries = std::max<std::uint64_t>(lp.hash_entries, cap * grp.slabs);
-    lp.num_slabs = std::max(lp.num_slabs, grp.slabs);
+    while (e < n && log2(e) == l) ++e;
+    runs.push_back({r, e, std::uint64_t(1) << l, 0});
     r = e;
   }
+  spgemm_set_hash_groups(lp, t, runs);
   lp.num_symbolic_slabs = lp.num_slabs;
   return lp.hash_entries;
 }
@@ -99,7 +85,7 @@ std::size_t spgemm_plan_long_rows(const SpgemmBin& g, const SpgemmRowStats& stat
     per_slab = lp.slab_capacity * entry;
     if (!dense) {
       lp.budget_entries = budget / entry;
-      return spgemm_plan_hash_groups(t, lp.budget_entries, ncols, kept_products, lp) * entry;
+      return spgemm_plan_hash_groups(t, ncols, kept_products, lp) * entry;
     }
   }
   // DenseMarker's numeric keeps dense values and a bitmap of the row's
