@@ -296,7 +296,8 @@ TEST(TEST_CATEGORY, settings_from_environment) {
       {"SPK_MAX_BIN_STREAMS", "2"},       {"SPK_DIST_IPC", "0"},
       {"SPK_GPU_AWARE_MPI", "1"},         {"SPK_POOLED_RESULTS", ""},
       {"SPK_SPGEMM_MAX_SLABS", "3"},      {"SPK_SPGEMM_WARP_SORT", "5:8:6:7:4"},
-      {"SPK_SPGEMM_WARP_SORT_FEW", "0"}};
+      {"SPK_SPGEMM_WARP_SORT_FEW", "0"},  {"SPK_SPGEMM_REGROUP", "3:1000:1:8"},
+      {"SPK_SPGEMM_SAMPLE", "2.5"}};
   const auto lookup = [&env](const char* name) -> const char* {
     const auto it = env.find(name);
     return it == env.end() ? nullptr : it->second.c_str();
@@ -319,6 +320,12 @@ TEST(TEST_CATEGORY, settings_from_environment) {
   EXPECT_EQ(s.spgemm.warp_sort_warps.value_or(-1), 4);
   EXPECT_FALSE(s.spgemm.warp_sort_slots.has_value());
   EXPECT_EQ(s.spgemm.warp_sort_few, std::optional<bool>(false));
+  EXPECT_EQ(s.spgemm.regroup_shrink_log2.value_or(-1), 3);
+  EXPECT_EQ(s.spgemm.regroup_min_products.value_or(0), 1000u);
+  EXPECT_EQ(s.spgemm.regroup_warp_sorted, std::optional<bool>(true));
+  EXPECT_EQ(s.spgemm.regroup_max_lane_products.value_or(0), 8u);
+  EXPECT_EQ(s.spgemm.sample_compression.value_or(-1.0), 2.5);
+  EXPECT_FALSE(s.spgemm.sample_min_products.has_value());
   // Nothing set: the defaults.
   const spk::Settings d =
       spk::Impl::settings_from_environment(spk::Settings(), [](const char*) { return nullptr; });
@@ -328,12 +335,18 @@ TEST(TEST_CATEGORY, settings_from_environment) {
   EXPECT_EQ(d.max_bin_streams, 4);
   EXPECT_EQ(d.gpu_aware_mpi, spk::GpuAwareMpi::Detect);
   EXPECT_FALSE(d.spgemm.warp_sort_min_log2.has_value());
+  EXPECT_FALSE(d.spgemm.regroup_shrink_log2.has_value());
+  EXPECT_FALSE(d.spgemm.sample_compression.has_value());
   // Per-call overrides come before the settings'.
   spk::SpgemmTuningOverrides call;
   call.max_slabs = 9;
+  call.regroup_shrink_log2 = 1;
   const auto merged = call.or_else(s.spgemm);
   EXPECT_EQ(merged.max_slabs.value_or(-1), 9);
   EXPECT_EQ(merged.warp_sort_max_log2.value_or(-1), 8);
+  EXPECT_EQ(merged.regroup_shrink_log2.value_or(-1), 1);
+  EXPECT_EQ(merged.regroup_min_products.value_or(0), 1000u);
+  EXPECT_EQ(merged.sample_compression.value_or(-1.0), 2.5);
 }
 
 // ScopedSettings puts the previous settings back; the pool follows what is

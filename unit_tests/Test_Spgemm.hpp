@@ -377,6 +377,176 @@ TEST(TEST_CATEGORY, spgemm_long_rows_few_columns) {
   check_product(A, B, "long rows, few columns");
 }
 
+/// Heavy accumulation beside light (enough rows that no bin counts as few
+/// on a GPU), and the rows of A and B.
+struct HeavyAndLight {
+  HostCsr<> A, B;
+  std::vector<std::vector<std::pair<int, double>>> a, b;  // their rows
+  static constexpr int narrow = 20000;  // A's rows below this meet B's narrow rows
+};
+
+inline HeavyAndLight heavy_and_light() {
+  // Heavy accumulation beside light: B's rows 0-299 lie in its first 40
+  // columns, rows 300-599 anywhere in 20000.  A's rows 0-19999 take 20
+  // entries among B's narrow rows (~160 products, at most 40 columns), rows
+  // 20000-23999 20 among the wide ones (~160 products, ~160 columns); a few
+  // rows are empty, one is dense (a long row).
+  const int m = 24000, narrow = HeavyAndLight::narrow;
+  spk::Impl::SplitMix64 rng(41);
+  std::vector<std::vector<std::pair<int, double>>> a(m), b(600);
+  for (int k = 0; k < 600; ++k) {
+    const int n = 4 + static_cast<int>(rng.below(9));
+    std::vector<char> used(20000, 0);
+    for (int q = 0; q < n; ++q) {
+      const int c = static_cast<int>(k < 300 ? rng.below(40) : rng.below(20000));
+      if (!used[c]) b[k].emplace_back(c, 0.5 + rng.uniform());
+      used[c] = 1;
+    }
+    std::sort(b[k].begin(), b[k].end());
+  }
+  for (int i = 0; i < m; ++i) {
+    if (i % 997 == 5) continue;  // empty rows
+    const int lo = i < narrow ? 0 : 300;
+    const int n = i == 7 ? 300 : 20;  // row 7 dense over the narrow rows of B
+    std::vector<char> used(300, 0);
+    for (int q = 0; q < n; ++q) {
+      const int c = i == 7 ? q : static_cast<int>(rng.below(300));
+      if (!used[c]) a[i].emplace_back(lo + c, rng.uniform() < 0.5 ? -1.0 - rng.uniform() : 1.0);
+      used[c] = 1;
+    }
+    std::sort(a[i].begin(), a[i].end());
+  }
+  return {spk::reference::csr_from_rows<double, int, int>(m, 600, a),
+          spk::reference::csr_from_rows<double, int, int>(600, 20000, b), a, b};
+}
+
+TEST(TEST_CATEGORY, spgemm_regroup_compressed_rows) {
+  // Symbolic bins every row by its products; numeric's tables need to hold
+  // only the columns, so with the regrouping forced (no minimum of products,
+  // warp-sorted bins too, any products per lane) the narrow rows of 2^8 slots or more by their
+  // products move to lane bins of 64 slots, the wide rows keep their bins.
+  const auto [A, B, a, b] = heavy_and_light();
+  const int m = A.num_rows(), narrow = HeavyAndLight::narrow;
+  const auto ref = spk::reference::spgemm(A, B);
+  const auto bound = product_bound(A, B);
+  auto Ad = spk::create_mirror_view_and_copy(ExecSpace(), A);
+  auto Bd = spk::create_mirror_view_and_copy(ExecSpace(), B);
+  spk::SpgemmTuningOverrides forced;
+  forced.regroup_shrink_log2 = 2;
+  forced.regroup_min_products = 0;
+  forced.regroup_warp_sorted = true;        // on CUDA the narrow rows' bin is warp-sorted
+  forced.regroup_max_lane_products = 1000;  // host lane groups are one thread
+  spk::SpgemmTuningOverrides off;
+  off.regroup_shrink_log2 = 0;
+  for (const bool regroup : {true, false}) {
+    for (const auto sort : {spk::SpgemmSort::Sorted, spk::SpgemmSort::Unsorted}) {
+      SCOPED_TRACE(std::string(regroup ? "regrouped" : "not regrouped") +
+                   (sort == spk::SpgemmSort::Sorted ? " sorted" : " unsorted"));
+      spk::SpgemmOptions o;
+      o.algorithm = spk::SpgemmAlgorithm::BinnedHash;
+      o.sort = sort;
+      o.tuning = regroup ? forced : off;
+      spk::SpgemmHandle<int, int, ExecSpace> handle(o);
+      spk::CsrMatrix<double, int, int, ExecSpace> C;
+      spk::spgemm_symbolic(ExecSpace(), handle, Ad, Bd, C);
+      ASSERT_EQ(static_cast<long long>(handle.nnz()), static_cast<long long>(ref.nnz()));
+      const auto perm =
+          Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), handle.plan().perm);
+      // Every row in exactly one bin; a row in a hash bin fits its table.
+      std::vector<int> seen(m, 0);
+      int narrow_in_lanes = 0, narrow_rows = 0, wide_in_small_lanes = 0;
+      std::int64_t at = handle.bins().empty() ? 0 : handle.bins().front().begin;
+      for (const auto& bin : handle.bins()) {
+        EXPECT_EQ(bin.begin, at);
+        at = bin.end;
+        for (auto q = bin.begin; q < bin.end; ++q) {
+          const int i = perm(q);
+          ASSERT_GE(i, 0);
+          ASSERT_LT(i, m);
+          ++seen[i];
+          const auto n = static_cast<std::uint64_t>(ref.row_map()(i + 1) - ref.row_map()(i));
+          const bool lanes = bin.kernel == spk::Impl::SpgemmBinKernel::LanesPerRow;
+          if (lanes || bin.kernel == spk::Impl::SpgemmBinKernel::TeamPerRow)
+            EXPECT_LE(spk::Impl::spgemm_table_capacity(n), std::uint64_t(1) << bin.log2_capacity)
+                << "row " << i;
+          std::uint64_t products = 0;
+          for (const auto& [k, x] : a[i]) products += b[k].size();
+          const int by_products = spk::Impl::spgemm_table_log2(products);
+          const bool small_lanes = lanes && bin.log2_capacity <= 6;
+          if (i < narrow && i != 7 && by_products >= 8 && spk::Impl::spgemm_table_log2(n) <= 6) {
+            ++narrow_rows;
+            if (small_lanes) ++narrow_in_lanes;
+          }
+          if (i >= narrow && by_products >= 8 && small_lanes) ++wide_in_small_lanes;
+        }
+      }
+      for (int i = 0; i < m; ++i) {
+        EXPECT_LE(seen[i], 1) << "row " << i;
+        if (!a[i].empty()) EXPECT_EQ(seen[i], 1) << "row " << i;
+      }
+      EXPECT_GT(narrow_rows, 10000);
+      if (regroup)
+        EXPECT_EQ(narrow_in_lanes, narrow_rows);
+      else
+        EXPECT_EQ(narrow_in_lanes, 0);
+      EXPECT_EQ(wide_in_small_lanes, 0);
+      spk_test::poison(C.col_idx());
+      spk_test::poison(C.values());
+      spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
+      expect_product(C, sort, ref, bound, "regrouped rows");
+      // Numeric again on the same plan.
+      spk_test::poison(C.values());
+      spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
+      expect_product(C, sort, ref, bound, "regrouped rows, numeric again");
+    }
+  }
+  // Every option set with the regrouping forced.
+  check_product(A, B, "regrouped rows, every option set", false, forced);
+}
+
+TEST(TEST_CATEGORY, spgemm_sampled_symbolic_hash) {
+  // Symbolic samples the bins it would warp-sort (CUDA only) and hashes
+  // those whose sampled rows have many products per column.  Forced (no
+  // minimum of products, any compression): every such bin is hashed; with a
+  // compression no row reaches: none.  The wide rows (~1 product per column)
+  // and the narrow ones (~4) share the 2^8 bin: by default their mix (~2)
+  // stays sorted.
+  const auto [A, B, a, b] = heavy_and_light();
+  const auto ref = spk::reference::spgemm(A, B);
+  const auto bound = product_bound(A, B);
+  auto Ad = spk::create_mirror_view_and_copy(ExecSpace(), A);
+  auto Bd = spk::create_mirror_view_and_copy(ExecSpace(), B);
+  const bool sorts = spk::Impl::spgemm_warp_sort_capable<ExecSpace, double>();
+  for (const double compression : {0.0, 1e9, -1.0}) {
+    for (const auto sort : {spk::SpgemmSort::Sorted, spk::SpgemmSort::Unsorted}) {
+      SCOPED_TRACE("compression " + std::to_string(compression));
+      spk::SpgemmOptions o;
+      o.algorithm = spk::SpgemmAlgorithm::BinnedHash;
+      o.sort = sort;
+      if (compression >= 0) {
+        o.tuning.sample_compression = compression;
+        o.tuning.sample_min_products = 0;
+      }
+      spk::SpgemmHandle<int, int, ExecSpace> handle(o);
+      spk::CsrMatrix<double, int, int, ExecSpace> C;
+      spk::spgemm_symbolic(ExecSpace(), handle, Ad, Bd, C);
+      ASSERT_EQ(static_cast<long long>(handle.nnz()), static_cast<long long>(ref.nnz()));
+      int sortable = 0, hashed = 0;
+      for (const auto& bin : handle.bins()) {
+        if (bin.kernel == spk::Impl::SpgemmBinKernel::WarpSorted && bin.log2_capacity >= 8)
+          ++sortable;
+        if (bin.symbolic_hash) ++hashed;
+      }
+      if (sorts) EXPECT_GE(sortable, 1);
+      EXPECT_EQ(hashed, sorts && compression == 0.0 ? sortable : 0);
+      spk_test::poison(C.col_idx());
+      spk_test::poison(C.values());
+      spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
+      expect_product(C, sort, ref, bound, "sampled rows");
+    }
+  }
+}
+
 /// A copy of A with other values (same pattern), none zero.
 inline HostCsr<> other_values(const HostCsr<>& A, double phase) {
   auto B = spk::clone(spk::HostDevice(), A);

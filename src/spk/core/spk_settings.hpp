@@ -21,6 +21,8 @@
 //   SPK_SPGEMM_LONG_B_ROW=n          spgemm.long_b_row        the tuning policy's
 //   SPK_SPGEMM_WARP_SORT=a:b:c:d[:w[:s]]  spgemm.warp_sort_*  the tuning policy's
 //   SPK_SPGEMM_WARP_SORT_FEW=0|1     spgemm.warp_sort_few     the tuning policy's
+//   SPK_SPGEMM_REGROUP=s[:p[:w[:l]]] spgemm.regroup_*         SpgemmRegroupTuning's
+//   SPK_SPGEMM_SAMPLE=c[:p]          spgemm.sample_*          SpgemmSampleTuning's
 //
 // spk's command-line tool, tests and perf drivers read their own variables
 // through spk::environment_variable() below, so that this module stays the
@@ -86,6 +88,19 @@ struct SpgemmTuningOverrides {
   std::optional<int> warp_sort_warps;  ///< warps per team, in [1, 32]
   std::optional<int> warp_sort_slots;  ///< products per lane at least, in [1, 8]
   std::optional<bool> warp_sort_few;   ///< sortable bins of few rows sorted too
+  /// Numeric's regrouping by C's row lengths (SpgemmRegroupTuning): a row
+  /// moves when its table shrinks 2^this times (0: never), in [0, 16] ...
+  std::optional<int> regroup_shrink_log2;
+  /// ... and the bins that may shrink hold at least this many products.
+  std::optional<std::uint64_t> regroup_min_products;
+  std::optional<bool> regroup_warp_sorted;  ///< warp-sorted rows may move too
+  /// Rows of more products per lane than this stay.
+  std::optional<std::uint64_t> regroup_max_lane_products;
+  /// Symbolic hashes the warp-sortable bins whose sampled rows have at least
+  /// this many products per column (SpgemmSampleTuning) ...
+  std::optional<double> sample_compression;
+  /// ... when they hold at least this many products.
+  std::optional<std::uint64_t> sample_min_products;
 
   /// This, with the fields it leaves unset taken from `fallback`.
   SpgemmTuningOverrides or_else(const SpgemmTuningOverrides& fallback) const {
@@ -99,6 +114,13 @@ struct SpgemmTuningOverrides {
     if (!r.warp_sort_warps) r.warp_sort_warps = fallback.warp_sort_warps;
     if (!r.warp_sort_slots) r.warp_sort_slots = fallback.warp_sort_slots;
     if (!r.warp_sort_few) r.warp_sort_few = fallback.warp_sort_few;
+    if (!r.regroup_shrink_log2) r.regroup_shrink_log2 = fallback.regroup_shrink_log2;
+    if (!r.regroup_min_products) r.regroup_min_products = fallback.regroup_min_products;
+    if (!r.regroup_warp_sorted) r.regroup_warp_sorted = fallback.regroup_warp_sorted;
+    if (!r.regroup_max_lane_products)
+      r.regroup_max_lane_products = fallback.regroup_max_lane_products;
+    if (!r.sample_compression) r.sample_compression = fallback.sample_compression;
+    if (!r.sample_min_products) r.sample_min_products = fallback.sample_min_products;
     return r;
   }
 };
@@ -183,6 +205,26 @@ inline void parse_warp_sort(const char* s, SpgemmTuningOverrides& t) {
   if (n >= 6) t.warp_sort_slots = w[5];
 }
 
+inline void parse_regroup(const char* s, SpgemmTuningOverrides& t) {
+  int shrink = 0, warp_sorted = 0;
+  unsigned long long products = 0, per_lane = 0;
+  const int n = std::sscanf(s, "%d:%llu:%d:%llu", &shrink, &products, &warp_sorted, &per_lane);
+  if (n < 1) return;
+  t.regroup_shrink_log2 = shrink;
+  if (n >= 2) t.regroup_min_products = products;
+  if (n >= 3) t.regroup_warp_sorted = warp_sorted != 0;
+  if (n >= 4) t.regroup_max_lane_products = per_lane;
+}
+
+inline void parse_sample(const char* s, SpgemmTuningOverrides& t) {
+  double compression = 0;
+  unsigned long long products = 0;
+  const int n = std::sscanf(s, "%lf:%llu", &compression, &products);
+  if (n < 1) return;
+  t.sample_compression = compression;
+  if (n >= 2) t.sample_min_products = products;
+}
+
 /// `base` with the SPK_* variables that `env` finds applied over it.
 inline Settings settings_from_environment(Settings base, const EnvLookup& env) {
   if (const auto v = env_flag(env, "SPK_MEMORY_POOL")) base.memory_pool = *v;
@@ -207,6 +249,8 @@ inline Settings settings_from_environment(Settings base, const EnvLookup& env) {
     base.spgemm.long_b_row = static_cast<std::int64_t>(*v);
   if (const char* s = env("SPK_SPGEMM_WARP_SORT"); s && *s) parse_warp_sort(s, base.spgemm);
   if (const auto v = env_flag(env, "SPK_SPGEMM_WARP_SORT_FEW")) base.spgemm.warp_sort_few = *v;
+  if (const char* s = env("SPK_SPGEMM_REGROUP"); s && *s) parse_regroup(s, base.spgemm);
+  if (const char* s = env("SPK_SPGEMM_SAMPLE"); s && *s) parse_sample(s, base.spgemm);
   return base;
 }
 

@@ -70,6 +70,8 @@ struct SpgemmBinnedTuning {
   // faster on the H100's medium matrices: ca-CondMat, lhr07, delaunay_n16).
   bool warp_sort_few = false;
   SpgemmLongRowTuning long_row_split;  // long rows over several teams
+  SpgemmRegroupTuning regroup;         // numeric's bins by C's row lengths
+  SpgemmSampleTuning sample;           // symbolic's hashed warp-sortable bins
   /// Largest bin whose rows must fit a warp sort (their products, not their
   /// distinct columns, bound the bin).
   int sort_max_log2() const { return std::max(warp_sort_max_log2, warp_sort_max_log2_sym); }
@@ -153,6 +155,13 @@ SpgemmBinnedTuning spgemm_binned_tuning(const ExecSpace& space, const SpgemmOpti
   t.max_team_log2 = lt;
   t.max_lane_log2 = std::min(8, lt);
   t.bitmap = opt.long_row_bitmap;
+  const SpgemmTuningOverrides o = spgemm_overrides(opt);
+  t.regroup.shrink_log2 = std::clamp(o.regroup_shrink_log2.value_or(t.regroup.shrink_log2), 0, 16);
+  t.regroup.min_products = o.regroup_min_products.value_or(t.regroup.min_products);
+  t.regroup.warp_sorted = o.regroup_warp_sorted.value_or(t.regroup.warp_sorted);
+  t.regroup.max_lane_products = o.regroup_max_lane_products.value_or(t.regroup.max_lane_products);
+  t.sample.compression = o.sample_compression.value_or(t.sample.compression);
+  t.sample.min_products = o.sample_min_products.value_or(t.sample.min_products);
   return t;
 }
 
@@ -714,43 +723,32 @@ inline void spgemm_set_hash_groups(SpgemmLongRowPlan& lp, const SpgemmBinnedTuni
   if (!lp.groups.empty()) lp.slab_capacity = lp.groups.front().capacity;
 }
 
-/// Numeric's grouping of the long bin's rows (those not split), once
-/// symbolic has counted them.  A row whose products overflow every scratch
-/// table may have few columns in C (a 6-dof FEM row: 1,764 products, 150
-/// columns), and numeric's table holds only the columns: such rows move to
-/// bins of their own, on lane groups when their products are few enough
-/// (SpgemmLongRowTuning::lane_products), else a team each, never one thread
-/// or a warp sort (both need the products to fit).  The others stay long,
-/// ordered by their tables' size, largest first (the Hash groups, each with
-/// the slabs the budget holds at its size).  Two kernels and one host
-/// synchronisation (the classes' sizes).
-template <class ExecSpace, class Perm, class Counts, class Products>
-static void spgemm_regroup_long_rows(const ExecSpace& space, const Perm& perm, const Counts& counts,
-                                     const Products& products, std::vector<SpgemmBin>& bins,
-                                     const SpgemmBinnedTuning& t, const SpgemmScratchLayout& layout,
-                                     SpgemmLongRowPlan& lp) {
-  if (bins.empty() || bins.back().kernel != SpgemmBinKernel::LongRows) return;
-  // Only long rows on global memory: the scratch bitmaps' numeric was as
-  // fast or faster than lane tables (blockdiag:31250:64 1.5 against 1.9 ms).
-  if (lp.kind != SpgemmLongRows::Hash && lp.kind != SpgemmLongRows::DenseMarker) return;
+/// A segment of the permutation regrouped by class: each class's rows and
+/// its first position in the segment.
+struct SpgemmRegrouped {
+  std::vector<std::int64_t> size, at;
+};
+
+/// Reorders perm[b0, b0 + n) by class, class_of(r, i) in [0, nc) for the row
+/// i at position b0 + r: the classes follow each other in `order`'s order
+/// (every class with rows must be in it), a class's rows in blocks of nearby
+/// positions.  Each team ranks a block of rows in scratch, then one global
+/// atomic per class places the block (as spgemm_bin_rows does).  Two
+/// kernels and one host synchronisation (the classes' sizes); when
+/// worth(sizes) says no, the rows are not moved and false is returned.  (A
+/// function pointer: nvcc rejects a host lambda's type as a template
+/// argument of a function with device lambdas.)
+template <class ExecSpace, class Perm, class ClassOf>
+static bool spgemm_regroup_segment(const ExecSpace& space, const Perm& perm, std::int64_t b0,
+                                   std::int64_t n, int nc, const ClassOf& class_of,
+                                   const std::vector<int>& order,
+                                   bool (*worth)(const std::vector<std::int64_t>&),
+                                   SpgemmRegrouped& out) {
   using O = typename Perm::non_const_value_type;
-  const SpgemmBin long_bin = bins.back();
-  const std::int64_t b0 = long_bin.begin, n = long_bin.end - long_bin.begin;
-  // Classes: 64 * kind + log2 of the table (kind 0 lanes, 1 team, 2 long).
-  constexpr int nc = 3 * 64;
-  const int lane_max = t.max_lane_log2, team_max = t.max_team_log2;
-  const std::uint64_t lane_products = t.long_row_split.lane_products;
-  auto class_of = [=] KOKKOS_FUNCTION(const O i) {
-    const int l = spgemm_table_log2(static_cast<std::uint64_t>(counts(i + 1)));
-    if (l > team_max) return 128 + l;
-    return l <= lane_max && products(i) <= lane_products ? l : 64 + l;
-  };
   const TempView<std::uint32_t, ExecSpace> sizes_mem(space, "spk::spgemm::regroup_sizes", 2 * nc);
   const auto sizes = Kokkos::subview(sizes_mem.view, std::make_pair(0, nc));
   const auto cursors = Kokkos::subview(sizes_mem.view, std::make_pair(nc, 2 * nc));
   Kokkos::deep_copy(space, sizes_mem.view, 0u);
-  // Each team ranks a block of rows in scratch, then one global atomic per
-  // class places the block (as spgemm_bin_rows does).
   using Blocks = SpgemmRowBlocks<ExecSpace>;
   constexpr int per_thread = Blocks::per_thread;
   const std::int64_t block = Blocks::block();
@@ -765,7 +763,7 @@ static void spgemm_regroup_long_rows(const ExecSpace& space, const Perm& perm, c
     const std::int64_t r0 = static_cast<std::int64_t>(member.league_rank()) * block;
     for (int j = 0; j < per_thread; ++j) {
       const std::int64_t r = r0 + tr + std::int64_t(j) * member.team_size();
-      cls[j] = r < n ? class_of(perm(b0 + r)) : -1;
+      cls[j] = r < n ? class_of(r, static_cast<O>(perm(b0 + r))) : -1;
       rank[j] = cls[j] >= 0 ? Kokkos::atomic_fetch_add(&local[cls[j]], 1u) : 0u;
     }
     member.team_barrier();
@@ -782,18 +780,15 @@ static void spgemm_regroup_long_rows(const ExecSpace& space, const Perm& perm, c
   Kokkos::View<std::uint32_t*, Kokkos::HostSpace> sizes_h("spk::spgemm::regroup_sizes_h", nc);
   Kokkos::deep_copy(space, sizes_h, sizes);
   space.fence();
-  // Order in the segment: long rows (largest tables first), then team rows,
-  // then lane rows.
-  std::vector<int> order;
-  for (int l = 63; l > team_max; --l) order.push_back(128 + l);
-  for (int l = 0; l <= team_max; ++l) order.push_back(64 + l);
-  for (int l = 0; l <= team_max; ++l) order.push_back(l);
+  out.size.assign(nc, 0);
+  out.at.assign(nc, 0);
+  for (int c = 0; c < nc; ++c) out.size[c] = sizes_h(c);
+  if (worth && !worth(out.size)) return false;
   Kokkos::View<std::int64_t*, Kokkos::HostSpace> at_h("spk::spgemm::regroup_at_h", nc);
-  std::int64_t at = 0, long_rows = 0;
+  std::int64_t at = 0;
   for (const int c : order) {
-    at_h(c) = at;
-    at += sizes_h(c);
-    if (c >= 128) long_rows += sizes_h(c);
+    out.at[c] = at_h(c) = at;
+    at += out.size[c];
   }
   const TempView<std::int64_t, ExecSpace> at_mem(space, "spk::spgemm::regroup_at", nc);
   const TempView<O, ExecSpace> moved_mem(space, "spk::spgemm::regroup_rows", n);
@@ -818,29 +813,181 @@ static void spgemm_regroup_long_rows(const ExecSpace& space, const Perm& perm, c
         }
       });
   Kokkos::deep_copy(space, Kokkos::subview(perm, std::make_pair(b0, b0 + n)), moved);
-  space.fence();  // at_h and sizes_h are read by the copies above
+  space.fence();  // at_h is read by the copy above
+  return true;
+}
+
+/// A lane bin of numeric's regroupings: 2^log2 slots, rows [begin, end).
+inline SpgemmBin spgemm_regrouped_lane_bin(const SpgemmBinnedTuning& t,
+                                           const SpgemmScratchLayout& layout, int log2,
+                                           std::int64_t begin, std::int64_t end,
+                                           std::uint64_t work) {
+  SpgemmBin bin;
+  bin.begin = begin;
+  bin.end = end;
+  bin.log2_capacity = std::max(spgemm_min_log2, log2);
+  bin.work = work;
+  bin.kernel = SpgemmBinKernel::LanesPerRow;
+  bin.team_size = spgemm_lane_rows(
+      t, layout.lane_row(std::size_t(1) << bin.log2_capacity, t.vector_length, true), layout.slack);
+  bin.long_b_row = spgemm_long_b_row(bin.team_size, t.vector_length, t.long_b_row);
+  return bin;
+}
+
+/// The scratch bins' bounds in a regrouped segment (relative to its start)
+/// and the largest lane table each bin's rows may move to (-1: none).
+struct SpgemmShrinkableBins {
+  std::int64_t end[spgemm_max_bins];
+  int max_log2[spgemm_max_bins];
+  int count;
+};
+
+/// Numeric's grouping of the scratch bins' rows by their length in C, once
+/// symbolic has counted them (SpgemmRegroupTuning): a row whose C row needs
+/// a lane table 2^shrink_log2 times smaller than its bin's, or less, moves
+/// to a lane bin of that table, when its products are few enough for a lane
+/// group (which takes A's entries one after the other, where a team spreads
+/// them over its threads); the other rows keep their bins.  Bins of
+/// one row per thread are left alone (their tables are the smallest), so
+/// are bins of few rows (their team per row is for parallelism) and, unless
+/// the tuning says otherwise, warp-sorted bins.
+template <class ExecSpace, class Perm, class Counts, class Products>
+static void spgemm_regroup_compressed_rows(const ExecSpace& space, const Perm& perm,
+                                           const Counts& counts, const Products& products,
+                                           std::vector<SpgemmBin>& bins,
+                                           const SpgemmBinnedTuning& t,
+                                           const SpgemmScratchLayout& layout) {
+  const int shrink = t.regroup.shrink_log2;
+  if (shrink <= 0) return;
+  using K = SpgemmBinKernel;
+  auto limit_of = [&](const SpgemmBin& bin) {
+    if (bin.kernel == K::LongRows || bin.kernel == K::ThreadPerRow ||
+        (bin.kernel == K::WarpSorted && !t.regroup.warp_sorted) || t.few_rows(bin.end - bin.begin))
+      return -1;
+    const int l = std::min(bin.log2_capacity - shrink, t.max_lane_log2);
+    return l >= spgemm_min_log2 ? l : -1;
+  };
+  std::size_t first = bins.size(), last = 0;
+  std::uint64_t work = 0;
+  for (std::size_t b = 0; b < bins.size(); ++b)
+    if (limit_of(bins[b]) >= 0) {
+      first = std::min(first, b);
+      last = b;
+      work += bins[b].work;
+    }
+  if (first > last || work < t.regroup.min_products ||
+      last - first + 1 > static_cast<std::size_t>(spgemm_max_bins))
+    return;
+  using O = typename Perm::non_const_value_type;
+  SpgemmShrinkableBins sb{};
+  sb.count = static_cast<int>(last - first + 1);
+  const std::int64_t b0 = bins[first].begin, n = bins[last].end - b0;
+  for (int j = 0; j < sb.count; ++j) {
+    sb.end[j] = bins[first + j].end - b0;
+    sb.max_log2[j] = limit_of(bins[first + j]);
+  }
+  // Classes: log2 of a moved row's table (< 64), 64 + j for the rows that
+  // stay in the range's bin j.
+  const int nc = 64 + sb.count;
+  const std::uint64_t max_products =
+      t.regroup.max_lane_products * static_cast<std::uint64_t>(t.vector_length);
+  auto class_of = [=] KOKKOS_FUNCTION(const std::int64_t r, const O i) {
+    int j = 0;
+    while (sb.end[j] <= r) ++j;
+    const int l = spgemm_table_log2(static_cast<std::uint64_t>(counts(i + 1)));
+    return l <= sb.max_log2[j] && products(i) <= max_products ? l : 64 + j;
+  };
+  std::vector<int> order;
+  for (int j = 0; j < sb.count; ++j) order.push_back(64 + j);
+  for (int l = spgemm_min_log2; l < 64; ++l) order.push_back(l);
+  bool (*some_move)(const std::vector<std::int64_t>&) = [](const std::vector<std::int64_t>& size) {
+    for (int l = 0; l < 64; ++l)
+      if (size[l] > 0) return true;
+    return false;
+  };
+  SpgemmRegrouped g;
+  if (!spgemm_regroup_segment(space, perm, b0, n, nc, class_of, order, some_move, g)) return;
+  std::vector<SpgemmBin> range;
+  for (int j = 0; j < sb.count; ++j) {
+    const SpgemmBin& was = bins[first + j];
+    const std::int64_t rows = g.size[64 + j];
+    if (rows == 0) continue;
+    SpgemmBin bin = was;
+    bin.begin = b0 + g.at[64 + j];
+    bin.end = bin.begin + rows;
+    bin.work = was.work / static_cast<std::uint64_t>(was.end - was.begin) * rows;
+    range.push_back(bin);
+  }
+  for (int l = spgemm_min_log2; l < 64; ++l)
+    if (g.size[l] > 0)
+      range.push_back(spgemm_regrouped_lane_bin(
+          t, layout, l, b0 + g.at[l], b0 + g.at[l] + g.size[l],
+          static_cast<std::uint64_t>(g.size[l]) * (std::uint64_t(3) << (l + shrink)) / 4));
+  bins.erase(bins.begin() + first, bins.begin() + last + 1);
+  bins.insert(bins.begin() + first, range.begin(), range.end());
+}
+
+/// Numeric's grouping of the long bin's rows (those not split), once
+/// symbolic has counted them.  A row whose products overflow every scratch
+/// table may have few columns in C (a 6-dof FEM row: 1,764 products, 150
+/// columns), and numeric's table holds only the columns: such rows move to
+/// bins of their own, on lane groups when their products are few enough
+/// (SpgemmLongRowTuning::lane_products), else a team each, never one thread
+/// or a warp sort (both need the products to fit).  The others stay long,
+/// ordered by their tables' size, largest first (the Hash groups, each with
+/// the slabs the budget holds at its size).
+template <class ExecSpace, class Perm, class Counts, class Products>
+static void spgemm_regroup_long_rows(const ExecSpace& space, const Perm& perm, const Counts& counts,
+                                     const Products& products, std::vector<SpgemmBin>& bins,
+                                     const SpgemmBinnedTuning& t, const SpgemmScratchLayout& layout,
+                                     SpgemmLongRowPlan& lp) {
+  if (bins.empty() || bins.back().kernel != SpgemmBinKernel::LongRows) return;
+  // Only long rows on global memory: the scratch bitmaps' numeric was as
+  // fast or faster than lane tables (blockdiag:31250:64 1.5 against 1.9 ms).
+  if (lp.kind != SpgemmLongRows::Hash && lp.kind != SpgemmLongRows::DenseMarker) return;
+  using O = typename Perm::non_const_value_type;
+  const SpgemmBin long_bin = bins.back();
+  const std::int64_t b0 = long_bin.begin, n = long_bin.end - long_bin.begin;
+  // Classes: 64 * kind + log2 of the table (kind 0 lanes, 1 team, 2 long).
+  constexpr int nc = 3 * 64;
+  const int lane_max = t.max_lane_log2, team_max = t.max_team_log2;
+  const std::uint64_t lane_products = t.long_row_split.lane_products;
+  auto class_of = [=] KOKKOS_FUNCTION(const std::int64_t, const O i) {
+    const int l = spgemm_table_log2(static_cast<std::uint64_t>(counts(i + 1)));
+    if (l > team_max) return 128 + l;
+    return l <= lane_max && products(i) <= lane_products ? l : 64 + l;
+  };
+  // Order in the segment: long rows (largest tables first), then team rows,
+  // then lane rows.
+  std::vector<int> order;
+  for (int l = 63; l > team_max; --l) order.push_back(128 + l);
+  for (int l = 0; l <= team_max; ++l) order.push_back(64 + l);
+  for (int l = 0; l <= team_max; ++l) order.push_back(l);
+  SpgemmRegrouped g;
+  spgemm_regroup_segment(space, perm, b0, n, nc, class_of, order, nullptr, g);
+  std::int64_t long_rows = 0;
+  for (int l = team_max + 1; l < 64; ++l) long_rows += g.size[128 + l];
 
   // The bins: the moved rows' (before the long bin, which stays last).
   bins.pop_back();
   const std::uint64_t work_per_row = n > 0 ? long_bin.work / static_cast<std::uint64_t>(n) : 0;
   for (const int c : order) {
-    if (c >= 128 || sizes_h(c) == 0) continue;
-    SpgemmBin bin;
-    bin.begin = b0 + at_h(c);
-    bin.end = bin.begin + sizes_h(c);
-    bin.log2_capacity = std::max(spgemm_min_log2, c % 64);
-    bin.work = work_per_row * sizes_h(c);
+    if (c >= 128 || g.size[c] == 0) continue;
+    const std::int64_t begin = b0 + g.at[c], end = begin + g.size[c];
+    const std::uint64_t work = work_per_row * static_cast<std::uint64_t>(g.size[c]);
     if (c < 64) {
-      bin.kernel = SpgemmBinKernel::LanesPerRow;
-      bin.team_size = spgemm_lane_rows(
-          t, layout.lane_row(std::size_t(1) << bin.log2_capacity, t.vector_length, true),
-          layout.slack);
+      bins.push_back(spgemm_regrouped_lane_bin(t, layout, c, begin, end, work));
     } else {
+      SpgemmBin bin;
+      bin.begin = begin;
+      bin.end = end;
+      bin.log2_capacity = std::max(spgemm_min_log2, c % 64);
+      bin.work = work;
       bin.kernel = SpgemmBinKernel::TeamPerRow;
       bin.team_size = t.team_threads;
+      bin.long_b_row = spgemm_long_b_row(bin.team_size, t.vector_length, t.long_b_row);
+      bins.push_back(bin);
     }
-    bin.long_b_row = spgemm_long_b_row(bin.team_size, t.vector_length, t.long_b_row);
-    bins.push_back(bin);
   }
   if (long_rows == 0) return;
   SpgemmBin rest = long_bin;
@@ -851,8 +998,8 @@ static void spgemm_regroup_long_rows(const ExecSpace& space, const Perm& perm, c
   // Hash: one group per table size.
   std::vector<SpgemmLongRowGroup> runs;
   for (const int c : order)
-    if (c >= 128 && sizes_h(c) > 0)
-      runs.push_back({at_h(c), at_h(c) + sizes_h(c), std::uint64_t(1) << (c - 128), 0});
+    if (c >= 128 && g.size[c] > 0)
+      runs.push_back({g.at[c], g.at[c] + g.size[c], std::uint64_t(1) << (c - 128), 0});
   spgemm_set_hash_groups(lp, t, std::move(runs));
 }
 
@@ -1036,10 +1183,11 @@ class SpgemmBinStreams {
 
 // ---- symbolic ---------------------------------------------------------------
 
-/// Counts the distinct columns of row i on a scratch table of cap slots.
-template <class Group, class V, class O, class Counts>
-KOKKOS_INLINE_FUNCTION void spgemm_symbolic_row(const Group& g, const V& v, std::int64_t i, O* keys,
-                                                std::uint32_t cap, const Counts& counts) {
+/// The distinct columns of row i, counted on a table of cap slots (every
+/// thread of the group gets the count).
+template <class Group, class V, class O>
+KOKKOS_INLINE_FUNCTION long long spgemm_count_row(const Group& g, const V& v, std::int64_t i,
+                                                  O* keys, std::uint32_t cap) {
   using Acc = SpgemmTable<O, int>;
   const Acc h(keys, nullptr, cap);
   g.for_each(cap, [&](const std::uint32_t s) { keys[s] = Acc::empty_key; });
@@ -1053,7 +1201,95 @@ KOKKOS_INLINE_FUNCTION void spgemm_symbolic_row(const Group& g, const V& v, std:
   g.reduce_sum(
       cap, [&](const std::uint32_t s, long long& c) { c += keys[s] != Acc::empty_key ? 1 : 0; },
       count);
+  return count;
+}
+
+/// Counts the distinct columns of row i on a table of cap slots into
+/// counts(i + 1).
+template <class Group, class V, class O, class Counts>
+KOKKOS_INLINE_FUNCTION void spgemm_symbolic_row(const Group& g, const V& v, std::int64_t i, O* keys,
+                                                std::uint32_t cap, const Counts& counts) {
+  const long long count = spgemm_count_row(g, v, i, keys, cap);
   g.single([&]() { counts(i + 1) = count; });
+}
+
+/// The bins spgemm_sample_compression samples: where their rows are in the
+/// permutation, the step between sampled rows, their tables' size.
+struct SpgemmSampledBins {
+  std::int64_t begin[spgemm_max_bins], end[spgemm_max_bins], step[spgemm_max_bins];
+  int log2[spgemm_max_bins];
+  int count;
+};
+
+/// Symbolic's choice for the bins it would warp-sort (SpgemmSampleTuning): a
+/// warp sort costs the same whatever the row's columns, a keys-only hash
+/// table less the fewer distinct columns there are.  `rows` rows spread over
+/// each such bin of enough products have their distinct columns counted (a
+/// team per row, one kernel and one host synchronisation); a bin whose
+/// sampled rows have at least `compression` products per column is hashed
+/// (SpgemmBin::symbolic_hash).  CUDA only: no other backend warp-sorts.
+template <class ExecSpace, class V, class Perm, class Products>
+static void spgemm_sample_compression(const ExecSpace& space, const V& v, const Perm& perm,
+                                      const Products& products, std::vector<SpgemmBin>& bins,
+                                      const SpgemmBinnedTuning& t) {
+  using O = typename decltype(v.cci)::non_const_value_type;
+  using S = typename decltype(v.cv)::non_const_value_type;
+  if constexpr (!spgemm_warp_sort_capable<ExecSpace, S>()) {
+    return;
+  } else {
+    using K = SpgemmBinKernel;
+    const int per_bin = t.sample.rows;
+    if (per_bin <= 0) return;
+    SpgemmSampledBins sb{};
+    std::vector<std::size_t> which;
+    for (std::size_t b = 0; b < bins.size(); ++b) {
+      const SpgemmBin& bin = bins[b];
+      const std::int64_t nr = bin.end - bin.begin;
+      const bool sorted = bin.kernel == K::WarpSorted || bin.kernel == K::LanesPerRow ||
+                          bin.kernel == K::ThreadPerRow;
+      if (!sorted || !t.warp_sort_sym(bin.log2_capacity) || t.few_rows(nr) ||
+          bin.work < t.sample.min_products || sb.count == spgemm_max_bins)
+        continue;
+      sb.begin[sb.count] = bin.begin;
+      sb.end[sb.count] = bin.end;
+      sb.step[sb.count] = std::max<std::int64_t>(1, nr / per_bin);
+      sb.log2[sb.count] = bin.log2_capacity;
+      ++sb.count;
+      which.push_back(b);
+    }
+    if (sb.count == 0) return;
+    using Policy = Kokkos::TeamPolicy<ExecSpace>;
+    using Member = typename Policy::member_type;
+    int max_log2 = 0;
+    for (int j = 0; j < sb.count; ++j) max_log2 = std::max(max_log2, sb.log2[j]);
+    const std::size_t bytes = (std::size_t(1) << max_log2) * sizeof(O);
+    const TempView<unsigned long long, ExecSpace> sums_mem(space, "spk::spgemm::sample_sums",
+                                                           2 * sb.count);
+    const auto sums = sums_mem.view;
+    Kokkos::deep_copy(space, sums, 0ull);
+    const int lanes = t.vector_length;
+    Kokkos::parallel_for(
+        "spk::spgemm::sample_rows",
+        Policy(space, sb.count * per_bin, std::max(1, 128 / lanes), lanes)
+            .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(bytes))),
+        KOKKOS_LAMBDA(const Member& member) {
+          const int j = member.league_rank() / per_bin;
+          const std::int64_t at = sb.begin[j] + (member.league_rank() % per_bin) * sb.step[j];
+          const std::int64_t i = perm(at < sb.end[j] ? at : sb.end[j] - 1);
+          O* keys = static_cast<O*>(member.team_scratch(0).get_shmem(bytes));
+          const TeamGroup<Member> g{member};
+          const long long n = spgemm_count_row(g, v, i, keys, 1u << sb.log2[j]);
+          g.single([&]() {
+            atomic_update_counter(&sums(2 * j), static_cast<unsigned long long>(products(i)),
+                                  false);
+            atomic_update_counter(&sums(2 * j + 1), static_cast<unsigned long long>(n), false);
+          });
+        });
+    const auto sums_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sums);
+    for (int j = 0; j < sb.count; ++j)
+      bins[which[j]].symbolic_hash =
+          double(sums_h(2 * j)) >= t.sample.compression * double(sums_h(2 * j + 1));
+  }
 }
 
 /// Sets the bits of row i's columns in a bitmap of B's columns (cleared
@@ -1151,7 +1387,7 @@ static void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Per
     if constexpr (spgemm_warp_sort_capable<ExecSpace, S>()) {
       // Few sortable rows are sorted too: a thread per row waits for one
       // load per product (lhr07's 249 rows of <= 64 products took 0.1 ms).
-      if (many_short_rows &&
+      if (many_short_rows && !bin.symbolic_hash &&
           (t.warp_sort_sym(bin.log2_capacity) || (kernel == K::WarpSorted && t.few_rows(nr)))) {
         spgemm_warp_sort_symbolic(sp, bin.log2_capacity, t.warp_sort_slots, v, perm, begin, nr,
                                   counts, t.warp_sort_warps);

@@ -157,13 +157,21 @@ SpgemmCounted spgemm_binned_count(const ExecSpace& space, SpgemmHandle<O, F, HD>
     r.slab_bytes = spgemm_plan_long_rows<ExecSpace, S, O, F>(r.bins.back(), stats, t, opt, ncols,
                                                              kept_products, plan.long_rows);
   r.slab_bytes += plan.long_rows.split.bytes;
-  // 3. Distinct columns per row into counts(i + 1).
+  // 3. Distinct columns per row into counts(i + 1), the warp-sortable bins
+  // of many products per column on hash tables.
+  if (r.total > 0) {
+    Impl::spgemm_sample_compression(space, v, plan.perm, products, r.bins, t);
+    mark("symbolic.sample");
+  }
   if (r.total > 0)
     Impl::spgemm_binned_symbolic(space, v, plan.perm, r.bins, counts, products, ncols, t,
                                  plan.long_rows);
   mark("symbolic.count_columns");
-  // 4. Numeric's grouping of the long rows by their length in C.
+  // 4. Numeric's grouping of the rows by their length in C: the scratch
+  // bins' rows of heavy accumulation, the long rows.
   if (r.total > 0) {
+    Impl::spgemm_regroup_compressed_rows(space, plan.perm, counts, products, r.bins, t,
+                                         Impl::SpgemmScratchLayout::of<O, S, F>());
     Impl::spgemm_regroup_long_rows(space, plan.perm, counts, products, r.bins, t,
                                    Impl::SpgemmScratchLayout::of<O, S, F>(), plan.long_rows);
     r.slab_bytes = std::max<std::size_t>(

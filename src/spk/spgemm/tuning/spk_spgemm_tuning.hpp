@@ -116,6 +116,52 @@ struct SpgemmLongRowTuning {
   std::uint64_t lane_products = 4096;
 };
 
+/// Numeric's regrouping by the length of C's rows, known once symbolic has
+/// counted them: symbolic bins a row by its products, but a row of heavy
+/// accumulation has far fewer columns (a 27-point stencil squared: 729
+/// products, 125 columns), and numeric's table needs to hold only the
+/// columns.  A row whose C row fits a lane table at least 2^shrink_log2
+/// times smaller than its bin's moves to a lane bin of that size, when it
+/// has at most max_lane_products products per lane (a lane group takes A's
+/// entries one after the other, a team spreads them over its threads).
+/// Measured on an H200, numeric ms regrouped against not: the team rows of
+/// stencil27:106 (~23 products a lane; tables of 1,024 slots to 256) 19.1
+/// against 23.4; fem:20:6:7's (~51) 1.82 against 1.72 and
+/// ptap:sa:stencil27:106's (~77) 2.0 against 1.5 lost, hence 32.  The
+/// warp-sorted rows of ap:sa:stencil27:106 (~130 products and ~13 columns: a
+/// 256-slot sort against 32-slot lane tables) lost too, 7.4 against 5.3, so
+/// warp-sorted bins stay unless warp_sorted says otherwise.  Only when the
+/// bins that may shrink hold at least min_products products: the
+/// regrouping costs two kernels and a host synchronisation (~0.1 ms on
+/// 1.2·10^6 rows).  shrink_log2 = 0: never.
+struct SpgemmRegroupTuning {
+  int shrink_log2 = 2;
+  std::uint64_t min_products = std::uint64_t(1) << 22;
+  std::uint64_t max_lane_products = 32;
+  bool warp_sorted = false;
+};
+
+/// Symbolic's choice for the bins it would warp-sort (rows of 2^8-2^9
+/// products on sm_90): a warp sort costs the same whatever the row's
+/// columns; a lane group's keys-only hash table costs less the fewer distinct
+/// columns the products have.  `rows` rows spread over each such bin of at
+/// least min_products products have their distinct columns counted (one
+/// small kernel and a host synchronisation: ~0.08 ms, 5 % of
+/// banded:153846:200:13's 1.55 ms, whose bin of 2.6·10^7 products stays
+/// sorted, hence 2^25); a bin whose sampled
+/// rows have at least `compression` products per column is hashed.
+/// Measured on an H200, symbolic ms with every such bin hashed against
+/// sorted: ap:sa:stencil27:106 (~10 products per column) 3.3 against 5.0,
+/// ap:sa:stencil27:42 0.42 against 0.48; rows of few repeated columns lost:
+/// powerlaw:250000:8:1.5 0.90 against 0.78, rmat:16:8 1.37 against 1.18,
+/// banded:153846:200:13 0.82 against 0.77.  The threshold is reasoning
+/// between those (their products per column are ~1-2), not a sweep.
+struct SpgemmSampleTuning {
+  int rows = 128;
+  std::uint64_t min_products = std::uint64_t(1) << 25;
+  double compression = 4.0;
+};
+
 namespace Impl {
 
 /// Hopper (sm_90), measured on H100 SXM and PCIe with CUDA 12 on spk's
