@@ -182,7 +182,8 @@ inline constexpr SpgemmDevicePolicy spgemm_cuda_sm90 = {
     // 2-4x slower on H100; sorting the 512-slot bin instead of a team per
     // row gained ~4 % on the suite, about the noise).  Symbolic keeps its
     // key-only thread and lane tables up to 128 (as fast or faster there)
-    // and sorts the rows of 129-512 (docs/spgemm.md, "Warp-sorted rows").
+    // and sorts the rows of 129-512 (docs/spgemm.md, "Warp-sorted rows")
+    // unless SpgemmSampleTuning finds many products per column.
     5, 9, 8, 9, 4, 8,
     // Few-row sortable bins sorted too: numeric 10-35 % faster on the H100's
     // medium matrices (ca-CondMat, lhr07, delaunay_n16).
