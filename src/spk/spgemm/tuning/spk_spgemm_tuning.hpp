@@ -154,8 +154,13 @@ struct SpgemmRegroupTuning {
 /// sorted: ap:sa:stencil27:106 (~10 products per column) 3.3 against 5.0,
 /// ap:sa:stencil27:42 0.42 against 0.48; rows of few repeated columns lost:
 /// powerlaw:250000:8:1.5 0.90 against 0.78, rmat:16:8 1.37 against 1.18,
-/// banded:153846:200:13 0.82 against 0.77.  The threshold is reasoning
-/// between those (their products per column are ~1-2), not a sweep.
+/// banded:153846:200:13 0.82 against 0.77.  A sweep with every bin sampled
+/// (20 generated matrices, 13 SuiteSparse ones, symbolic ms; runs of one
+/// setting differ by up to 15 % on the small ones): at 2, cage11 (0.45-0.53
+/// -> 0.33) and airfoil_2d (0.26-0.31 -> 0.19) gain and Oregon-2 loses
+/// (0.44 -> 0.58); at 4 Oregon-2 still loses 0.1 ms; at 8 only the
+/// ap:sa:stencil27 products gain.  Those SuiteSparse products hold under
+/// 2^24 products, so min_products keeps them sorted.
 struct SpgemmSampleTuning {
   int rows = 128;
   std::uint64_t min_products = std::uint64_t(1) << 25;
