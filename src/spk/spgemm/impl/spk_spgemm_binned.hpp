@@ -817,19 +817,25 @@ static bool spgemm_regroup_segment(const ExecSpace& space, const Perm& perm, std
   return true;
 }
 
-/// A lane bin of numeric's regroupings: 2^log2 slots, rows [begin, end).
-inline SpgemmBin spgemm_regrouped_lane_bin(const SpgemmBinnedTuning& t,
-                                           const SpgemmScratchLayout& layout, int log2,
-                                           std::int64_t begin, std::int64_t end,
-                                           std::uint64_t work) {
+/// A bin of numeric's regroupings: lane rows (as many a team as the lane
+/// threads and numeric's tables allow) or team rows (full teams), 2^log2
+/// slots, rows [begin, end).
+inline SpgemmBin spgemm_regrouped_bin(const SpgemmBinnedTuning& t,
+                                      const SpgemmScratchLayout& layout, SpgemmBinKernel kernel,
+                                      int log2, std::int64_t begin, std::int64_t end,
+                                      std::uint64_t work) {
   SpgemmBin bin;
   bin.begin = begin;
   bin.end = end;
   bin.log2_capacity = std::max(spgemm_min_log2, log2);
   bin.work = work;
-  bin.kernel = SpgemmBinKernel::LanesPerRow;
-  bin.team_size = spgemm_lane_rows(
-      t, layout.lane_row(std::size_t(1) << bin.log2_capacity, t.vector_length, true), layout.slack);
+  bin.kernel = kernel;
+  bin.team_size =
+      kernel == SpgemmBinKernel::LanesPerRow
+          ? spgemm_lane_rows(
+                t, layout.lane_row(std::size_t(1) << bin.log2_capacity, t.vector_length, true),
+                layout.slack)
+          : t.team_threads;
   bin.long_b_row = spgemm_long_b_row(bin.team_size, t.vector_length, t.long_b_row);
   return bin;
 }
@@ -900,13 +906,12 @@ static void spgemm_regroup_compressed_rows(const ExecSpace& space, const Perm& p
   std::vector<int> order;
   for (int j = 0; j < sb.count; ++j) order.push_back(64 + j);
   for (int l = spgemm_min_log2; l < 64; ++l) order.push_back(l);
-  bool (*some_move)(const std::vector<std::int64_t>&) = [](const std::vector<std::int64_t>& size) {
-    for (int l = 0; l < 64; ++l)
-      if (size[l] > 0) return true;
-    return false;
+  // Nothing to place when no row moves.
+  auto some_move = [](const std::vector<std::int64_t>& size) {
+    return std::any_of(size.begin(), size.begin() + 64, [](std::int64_t x) { return x > 0; });
   };
   SpgemmRegrouped g;
-  if (!spgemm_regroup_segment(space, perm, b0, n, nc, class_of, order, some_move, g)) return;
+  if (!spgemm_regroup_segment(space, perm, b0, n, nc, class_of, order, +some_move, g)) return;
   std::vector<SpgemmBin> range;
   for (int j = 0; j < sb.count; ++j) {
     const SpgemmBin& was = bins[first + j];
@@ -920,8 +925,8 @@ static void spgemm_regroup_compressed_rows(const ExecSpace& space, const Perm& p
   }
   for (int l = spgemm_min_log2; l < 64; ++l)
     if (g.size[l] > 0)
-      range.push_back(spgemm_regrouped_lane_bin(
-          t, layout, l, b0 + g.at[l], b0 + g.at[l] + g.size[l],
+      range.push_back(spgemm_regrouped_bin(
+          t, layout, SpgemmBinKernel::LanesPerRow, l, b0 + g.at[l], b0 + g.at[l] + g.size[l],
           static_cast<std::uint64_t>(g.size[l]) * (std::uint64_t(3) << (l + shrink)) / 4));
   bins.erase(bins.begin() + first, bins.begin() + last + 1);
   bins.insert(bins.begin() + first, range.begin(), range.end());
@@ -975,19 +980,8 @@ static void spgemm_regroup_long_rows(const ExecSpace& space, const Perm& perm, c
     if (c >= 128 || g.size[c] == 0) continue;
     const std::int64_t begin = b0 + g.at[c], end = begin + g.size[c];
     const std::uint64_t work = work_per_row * static_cast<std::uint64_t>(g.size[c]);
-    if (c < 64) {
-      bins.push_back(spgemm_regrouped_lane_bin(t, layout, c, begin, end, work));
-    } else {
-      SpgemmBin bin;
-      bin.begin = begin;
-      bin.end = end;
-      bin.log2_capacity = std::max(spgemm_min_log2, c % 64);
-      bin.work = work;
-      bin.kernel = SpgemmBinKernel::TeamPerRow;
-      bin.team_size = t.team_threads;
-      bin.long_b_row = spgemm_long_b_row(bin.team_size, t.vector_length, t.long_b_row);
-      bins.push_back(bin);
-    }
+    const auto kernel = c < 64 ? SpgemmBinKernel::LanesPerRow : SpgemmBinKernel::TeamPerRow;
+    bins.push_back(spgemm_regrouped_bin(t, layout, kernel, c % 64, begin, end, work));
   }
   if (long_rows == 0) return;
   SpgemmBin rest = long_bin;
