@@ -297,7 +297,7 @@ TEST(TEST_CATEGORY, settings_from_environment) {
       {"SPK_GPU_AWARE_MPI", "1"},         {"SPK_POOLED_RESULTS", ""},
       {"SPK_SPGEMM_MAX_SLABS", "3"},      {"SPK_SPGEMM_WARP_SORT", "5:8:6:7:4"},
       {"SPK_SPGEMM_WARP_SORT_FEW", "0"},  {"SPK_SPGEMM_REGROUP", "3:1000:1:8"},
-      {"SPK_SPGEMM_SAMPLE", "2.5"}};
+      {"SPK_SPGEMM_SAMPLE", "2.5"},       {"SPK_SPGEMM_WIDE_ROW", "16:4096"}};
   const auto lookup = [&env](const char* name) -> const char* {
     const auto it = env.find(name);
     return it == env.end() ? nullptr : it->second.c_str();
@@ -326,6 +326,8 @@ TEST(TEST_CATEGORY, settings_from_environment) {
   EXPECT_EQ(s.spgemm.regroup_max_lane_products.value_or(0), 8u);
   EXPECT_EQ(s.spgemm.sample_compression.value_or(-1.0), 2.5);
   EXPECT_FALSE(s.spgemm.sample_min_products.has_value());
+  EXPECT_EQ(s.spgemm.wide_row_words_per_column.value_or(0), 16u);
+  EXPECT_EQ(s.spgemm.wide_row_max_bytes.value_or(0), 4096u);
   // Nothing set: the defaults.
   const spk::Settings d =
       spk::Impl::settings_from_environment(spk::Settings(), [](const char*) { return nullptr; });
@@ -337,6 +339,7 @@ TEST(TEST_CATEGORY, settings_from_environment) {
   EXPECT_FALSE(d.spgemm.warp_sort_min_log2.has_value());
   EXPECT_FALSE(d.spgemm.regroup_shrink_log2.has_value());
   EXPECT_FALSE(d.spgemm.sample_compression.has_value());
+  EXPECT_FALSE(d.spgemm.wide_row_words_per_column.has_value());
   // Per-call overrides come before the settings'.
   spk::SpgemmTuningOverrides call;
   call.max_slabs = 9;
@@ -347,6 +350,7 @@ TEST(TEST_CATEGORY, settings_from_environment) {
   EXPECT_EQ(merged.regroup_shrink_log2.value_or(-1), 1);
   EXPECT_EQ(merged.regroup_min_products.value_or(0), 1000u);
   EXPECT_EQ(merged.sample_compression.value_or(-1.0), 2.5);
+  EXPECT_EQ(merged.wide_row_max_bytes.value_or(0), 4096u);
 }
 
 // ScopedSettings puts the previous settings back; the pool follows what is

@@ -284,39 +284,53 @@ TEST(TEST_CATEGORY, spgemm_long_rows) {
   // in groups of one table size (the dense rows' and the 160-product rows'),
   // largest first, each group with its own slabs; the dense rows' 20000
   // columns exceed the key buffer that 3000 bytes of scratch hold and are
-  // sorted in C's row, the others in scratch.
-  for (const auto sort : {spk::SpgemmSort::Sorted, spk::SpgemmSort::Unsorted}) {
-    spk::SpgemmHandle<int, int, ExecSpace> handle(long_row_options(sort, false));
-    auto Ad = spk::create_mirror_view_and_copy(ExecSpace(), A);
-    auto Bd = spk::create_mirror_view_and_copy(ExecSpace(), B_wide);
-    spk::CsrMatrix<double, int, int, ExecSpace> C;
-    spk::spgemm_symbolic(ExecSpace(), handle, Ad, Bd, C);
-    const auto& lp = handle.plan().long_rows;
-    ASSERT_EQ(int(lp.kind), int(spk::Impl::SpgemmLongRows::Hash));
-    // Numeric's key buffers are sized from the scratch symbolic saw.
-    EXPECT_EQ(handle.plan().scratch_bytes, 3000u);
-    ASSERT_GE(lp.groups.size(), 2u);
-    const auto& long_bin = handle.bins().back();
-    ASSERT_EQ(long_bin.kernel, spk::Impl::SpgemmBinKernel::LongRows);
-    std::int64_t at = 0;
-    for (std::size_t q = 0; q < lp.groups.size(); ++q) {
-      const auto& grp = lp.groups[q];
-      EXPECT_EQ(grp.begin, at);
-      EXPECT_LT(grp.begin, grp.end);
-      EXPECT_GE(grp.slabs, 1);
-      EXPECT_LE(grp.slabs, grp.end - grp.begin);
-      EXPECT_LE(grp.capacity * grp.slabs, lp.hash_entries);
-      if (q > 0) EXPECT_LT(grp.capacity, lp.groups[q - 1].capacity);
-      at = grp.end;
+  // written in order through a bitmap of B's 200000 columns (6250 words),
+  // or, with that bitmap off or past the budget (50000 bytes: one team
+  // of several has a bitmap), compacted and
+  // sorted in C's row; the others are sorted in scratch.
+  struct WideRow {
+    std::uint64_t words_per_column;
+    std::size_t max_bytes;
+  };
+  for (const auto sort : {spk::SpgemmSort::Sorted, spk::SpgemmSort::Unsorted})
+    for (const WideRow wide : {WideRow{64, std::size_t(1) << 28}, WideRow{0, std::size_t(1) << 28},
+                               WideRow{64, 50000}}) {
+      SCOPED_TRACE(::testing::Message() << "wide rows " << wide.words_per_column
+                                        << " words/column, " << wide.max_bytes << " bytes");
+      spk::SpgemmOptions o = long_row_options(sort, false);
+      o.tuning.wide_row_words_per_column = wide.words_per_column;
+      o.tuning.wide_row_max_bytes = wide.max_bytes;
+      spk::SpgemmHandle<int, int, ExecSpace> handle(o);
+      auto Ad = spk::create_mirror_view_and_copy(ExecSpace(), A);
+      auto Bd = spk::create_mirror_view_and_copy(ExecSpace(), B_wide);
+      spk::CsrMatrix<double, int, int, ExecSpace> C;
+      spk::spgemm_symbolic(ExecSpace(), handle, Ad, Bd, C);
+      const auto& lp = handle.plan().long_rows;
+      ASSERT_EQ(int(lp.kind), int(spk::Impl::SpgemmLongRows::Hash));
+      // Numeric's key buffers are sized from the scratch symbolic saw.
+      EXPECT_EQ(handle.plan().scratch_bytes, 3000u);
+      ASSERT_GE(lp.groups.size(), 2u);
+      const auto& long_bin = handle.bins().back();
+      ASSERT_EQ(long_bin.kernel, spk::Impl::SpgemmBinKernel::LongRows);
+      std::int64_t at = 0;
+      for (std::size_t q = 0; q < lp.groups.size(); ++q) {
+        const auto& grp = lp.groups[q];
+        EXPECT_EQ(grp.begin, at);
+        EXPECT_LT(grp.begin, grp.end);
+        EXPECT_GE(grp.slabs, 1);
+        EXPECT_LE(grp.slabs, grp.end - grp.begin);
+        EXPECT_LE(grp.capacity * grp.slabs, lp.hash_entries);
+        if (q > 0) EXPECT_LT(grp.capacity, lp.groups[q - 1].capacity);
+        at = grp.end;
+      }
+      EXPECT_EQ(at, long_bin.end - long_bin.begin);
+      EXPECT_EQ(lp.groups.front().capacity, lp.slab_capacity);
+      spk_test::poison(C.col_idx());
+      spk_test::poison(C.values());
+      spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
+      expect_product(C, sort, spk::reference::spgemm(A, B_wide), product_bound(A, B_wide),
+                     "hash groups");
     }
-    EXPECT_EQ(at, long_bin.end - long_bin.begin);
-    EXPECT_EQ(lp.groups.front().capacity, lp.slab_capacity);
-    spk_test::poison(C.col_idx());
-    spk_test::poison(C.values());
-    spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
-    expect_product(C, sort, spk::reference::spgemm(A, B_wide), product_bound(A, B_wide),
-                   "hash groups");
-  }
   // Rows of B in any order, and a hub row of B (3000 entries) met by rows of
   // A with 2000 entries.
   check_product(A, shuffle_rows(B_wide, 24), "long rows, unsorted 500x200000 B");

@@ -23,6 +23,7 @@
 //   SPK_SPGEMM_WARP_SORT_FEW=0|1     spgemm.warp_sort_few     the tuning policy's
 //   SPK_SPGEMM_REGROUP=s[:p[:w[:l]]] spgemm.regroup_*         SpgemmRegroupTuning's
 //   SPK_SPGEMM_SAMPLE=c[:p]          spgemm.sample_*          SpgemmSampleTuning's
+//   SPK_SPGEMM_WIDE_ROW=w[:b]        spgemm.wide_row_*        SpgemmWideRowTuning's
 //
 // spk's command-line tool, tests and perf drivers read their own variables
 // through spk::environment_variable() below, so that this module stays the
@@ -101,6 +102,12 @@ struct SpgemmTuningOverrides {
   std::optional<double> sample_compression;
   /// ... when they hold at least this many products.
   std::optional<std::uint64_t> sample_min_products;
+  /// Numeric writes a long row of C through a bitmap of B's columns when it
+  /// has a column per this many words of it at least (SpgemmWideRowTuning;
+  /// 0: never) ...
+  std::optional<std::uint64_t> wide_row_words_per_column;
+  /// ... with these bytes of bitmaps at most.
+  std::optional<std::size_t> wide_row_max_bytes;
 
   /// This, with the fields it leaves unset taken from `fallback`.
   SpgemmTuningOverrides or_else(const SpgemmTuningOverrides& fallback) const {
@@ -121,6 +128,9 @@ struct SpgemmTuningOverrides {
       r.regroup_max_lane_products = fallback.regroup_max_lane_products;
     if (!r.sample_compression) r.sample_compression = fallback.sample_compression;
     if (!r.sample_min_products) r.sample_min_products = fallback.sample_min_products;
+    if (!r.wide_row_words_per_column)
+      r.wide_row_words_per_column = fallback.wide_row_words_per_column;
+    if (!r.wide_row_max_bytes) r.wide_row_max_bytes = fallback.wide_row_max_bytes;
     return r;
   }
 };
@@ -225,6 +235,15 @@ inline void parse_sample(const char* s, SpgemmTuningOverrides& t) {
   if (n >= 2) t.sample_min_products = products;
 }
 
+/// SPK_SPGEMM_WIDE_ROW=words_per_column[:max_bytes].
+inline void parse_wide_row(const char* s, SpgemmTuningOverrides& t) {
+  unsigned long long words = 0, bytes = 0;
+  const int n = std::sscanf(s, "%llu:%llu", &words, &bytes);
+  if (n < 1) return;
+  t.wide_row_words_per_column = words;
+  if (n >= 2) t.wide_row_max_bytes = static_cast<std::size_t>(bytes);
+}
+
 /// `base` with the SPK_* variables that `env` finds applied over it.
 inline Settings settings_from_environment(Settings base, const EnvLookup& env) {
   if (const auto v = env_flag(env, "SPK_MEMORY_POOL")) base.memory_pool = *v;
@@ -251,6 +270,7 @@ inline Settings settings_from_environment(Settings base, const EnvLookup& env) {
   if (const auto v = env_flag(env, "SPK_SPGEMM_WARP_SORT_FEW")) base.spgemm.warp_sort_few = *v;
   if (const char* s = env("SPK_SPGEMM_REGROUP"); s && *s) parse_regroup(s, base.spgemm);
   if (const char* s = env("SPK_SPGEMM_SAMPLE"); s && *s) parse_sample(s, base.spgemm);
+  if (const char* s = env("SPK_SPGEMM_WIDE_ROW"); s && *s) parse_wide_row(s, base.spgemm);
   return base;
 }
 

@@ -240,6 +240,7 @@ class SpgemmHandle {
     bool slab_dense = false;  // slabs indexed by column (no hashing)
     int vector_length = 1;
     std::size_t scratch_bytes = 0;      // team scratch the kernels may use (BinnedHash)
+    SpgemmWideRowTuning wide_row;       // numeric's long rows written through a bitmap
     Impl::SpgemmLongRowPlan long_rows;  // BinnedHash
     // ThreadDense (host spaces): row blocks of about equal work and B's rows
     // compressed to (word, mask) pairs, row r at [B's row_map(r),

@@ -72,6 +72,7 @@ struct SpgemmBinnedTuning {
   SpgemmLongRowTuning long_row_split;  // long rows over several teams
   SpgemmRegroupTuning regroup;         // numeric's bins by C's row lengths
   SpgemmSampleTuning sample;           // symbolic's hashed warp-sortable bins
+  SpgemmWideRowTuning wide_row;        // numeric's long rows of C written through a bitmap
   /// Largest bin whose rows must fit a warp sort (their products, not their
   /// distinct columns, bound the bin).
   int sort_max_log2() const { return std::max(warp_sort_max_log2, warp_sort_max_log2_sym); }
@@ -162,6 +163,9 @@ SpgemmBinnedTuning spgemm_binned_tuning(const ExecSpace& space, const SpgemmOpti
   t.regroup.max_lane_products = o.regroup_max_lane_products.value_or(t.regroup.max_lane_products);
   t.sample.compression = o.sample_compression.value_or(t.sample.compression);
   t.sample.min_products = o.sample_min_products.value_or(t.sample.min_products);
+  t.wide_row.max_words_per_column =
+      o.wide_row_words_per_column.value_or(t.wide_row.max_words_per_column);
+  t.wide_row.max_bytes = o.wide_row_max_bytes.value_or(t.wide_row.max_bytes);
   return t;
 }
 
@@ -1678,6 +1682,50 @@ KOKKOS_INLINE_FUNCTION void spgemm_bitmap_extract(const Member& member, const st
       });
 }
 
+/// Writes the n = popcount entries of a global hash table (keys, vals,
+/// cap slots) to cci/cv in increasing column order through `bits`, a bitmap
+/// of B's columns (`words` words, zero on entry and on return), and `ranks`,
+/// each word's first position in the row (SpgemmWideRowTuning).
+template <class Member, class O, class S>
+KOKKOS_INLINE_FUNCTION void spgemm_wide_row_by_bitmap(const Member& member, const O* keys,
+                                                      const S* vals, std::uint32_t cap,
+                                                      std::uint32_t* bits, std::uint32_t* ranks,
+                                                      std::uint32_t words, long long* part, O* cci,
+                                                      S* cv) {
+  constexpr O empty = SpgemmTable<O, S>::empty_key;
+  const TeamGroup<Member> g{member};
+  g.for_each(cap, [&](const std::uint32_t s) {
+    const O c = keys[s];
+    if (c != empty) {
+      const auto u = static_cast<std::uint64_t>(c);
+      Kokkos::atomic_or(&bits[u >> 5], std::uint32_t(1) << (u & 31));
+    }
+  });
+  g.barrier();
+  spgemm_team_ordered(
+      member, words, part, [&](const std::uint64_t w) { return spgemm_popcount(bits[w]); },
+      [&](const std::uint64_t w, long long p) {
+        ranks[w] = static_cast<std::uint32_t>(p);
+        for (std::uint32_t x = bits[w]; x; x &= x - 1)
+          cci[p++] = static_cast<O>(w * 32 + spgemm_popcount((x & (0u - x)) - 1));
+      });
+  g.barrier();
+  g.for_each(cap, [&](const std::uint32_t s) {
+    const O c = keys[s];
+    if (c != empty) {
+      const auto u = static_cast<std::uint64_t>(c);
+      const std::uint32_t below = bits[u >> 5] & ((std::uint32_t(1) << (u & 31)) - 1u);
+      cv[ranks[u >> 5] + spgemm_popcount(below)] = vals[s];
+    }
+  });
+  g.barrier();
+  g.for_each(cap, [&](const std::uint32_t s) {
+    const O c = keys[s];
+    if (c != empty) bits[static_cast<std::uint64_t>(c) >> 5] = 0;
+  });
+  g.barrier();
+}
+
 /// Team scratch of the numeric bitmap kernels: a partial sum per thread
 /// (spgemm_team_ordered), the BalancedTeamGroup's lists, the bitmap.
 template <class Policy, class Balanced>
@@ -1961,24 +2009,47 @@ static void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm
       // of one table size in turn (SpgemmLongRowGroup), sized to the row of
       // C (its length is known here).  A row of up to `kcap` columns
       // (scratch) is listed, sorted and written as a team-bin row is
-      // (spgemm_numeric_row), its values found in the table; a longer one
-      // is compacted into C's row and sorted there.
+      // (spgemm_numeric_row), its values found in the table.  A longer one
+      // goes to C's row in order through a bitmap of B's columns when it is
+      // dense enough in them and the team has one (SpgemmWideRowTuning),
+      // else it is compacted into C's row and sorted there.
       const TempView<O, ExecSpace> keys_mem(sp, "spk::spgemm::slab_keys", lp.hash_entries);
       const TempView<S, ExecSpace> vals_mem(sp, "spk::spgemm::slab_values", lp.hash_entries);
       const auto slab_keys = keys_mem.view;
       const auto slab_vals = vals_mem.view;
       const int lc = spgemm_global_list<F>(t);
-      // The list, the two paths' counters.
-      const std::size_t head = layout.list(lc) + 2 * layout.align;
+      // The list, the scratch path's counter, a partial sum per thread
+      // (spgemm_team_ordered).
+      const std::size_t head =
+          layout.list(lc) + layout.align + layout.round(sizeof(long long) * bin.team_size);
       const std::size_t room =
           t.scratch > head + layout.slack ? t.scratch - head - layout.slack : 0;
+      const auto key_room = [&](const SpgemmLongRowGroup& grp) {
+        return static_cast<std::uint32_t>(std::min<std::uint64_t>(grp.capacity, room / sizeof(O)));
+      };
+      // Bitmaps for the teams of the groups whose rows may outgrow the key
+      // buffer, when such a row could be dense enough in B's columns.
+      const std::uint64_t words = (ncols + 31) / 32;
+      const SpgemmWideRowTuning& wide = t.wide_row;
+      int bitmap_teams = 0;
+      if (sorted && words < (std::uint64_t(1) << 32))
+        for (const SpgemmLongRowGroup& grp : lp.groups)
+          if (grp.capacity > key_room(grp) && words <= wide.max_words_per_column * grp.capacity)
+            bitmap_teams = std::max(bitmap_teams, grp.slabs);
+      bitmap_teams = static_cast<int>(std::min<std::uint64_t>(
+          bitmap_teams,
+          wide.max_bytes / (2 * sizeof(std::uint32_t) * std::max<std::uint64_t>(1, words))));
+      const TempView<std::uint32_t, ExecSpace> bits_mem(sp, "spk::spgemm::wide_row_bits",
+                                                        std::size_t(bitmap_teams) * 2 * words);
+      const auto wide_bits = bits_mem.view;
+      if (bitmap_teams > 0) Kokkos::deep_copy(sp, wide_bits, 0u);
+      const std::uint64_t max_wpc = wide.max_words_per_column;
       for (const SpgemmLongRowGroup& grp : lp.groups) {
         const int L = grp.slabs;
         const std::uint64_t sc = grp.capacity;
         const std::int64_t gbegin = begin + grp.begin, gn = grp.end - grp.begin;
         // Key buffer: the group's longest row at most (< its table).
-        const std::uint32_t kcap =
-            static_cast<std::uint32_t>(std::min<std::uint64_t>(sc, room / sizeof(O)));
+        const std::uint32_t kcap = key_room(grp);
         const std::size_t bytes = head + layout.round(std::size_t(kcap) * sizeof(O));
         Kokkos::parallel_for(
             "spk::spgemm::numeric_global",
@@ -1988,10 +2059,14 @@ static void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm
             KOKKOS_LAMBDA(const Member& member) {
               char* mine = spgemm_team_scratch(member, bytes, layout);
               int* counter = reinterpret_cast<int*>(mine + layout.list(lc));
-              long long* wide = reinterpret_cast<long long*>(mine + layout.list(lc) + layout.align);
+              long long* part = reinterpret_cast<long long*>(mine + layout.list(lc) + layout.align);
               O* kbuf = reinterpret_cast<O*>(mine + head);
               O* keys = slab_keys.data() + member.league_rank() * sc;
               S* vals = slab_vals.data() + member.league_rank() * sc;
+              const bool has_bitmap = member.league_rank() < bitmap_teams;
+              std::uint32_t* bits =
+                  has_bitmap ? wide_bits.data() + std::size_t(member.league_rank()) * 2 * words
+                             : nullptr;
               const auto g = Balanced::carve(member, mine, lc, long_b);
               for (std::int64_t r = member.league_rank(); r < gn; r += L) {
                 const std::int64_t i = perm(gbegin + r);
@@ -2004,17 +2079,23 @@ static void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm
                   O* cci = v.cci.data() + start;
                   S* cv = v.cv.data() + start;
                   const Acc h(keys, vals, cap);
-                  g.single([&]() { *wide = 0; });
                   spgemm_accumulate_row(g, v, i, h);
-                  g.for_each(cap, [&](const std::uint32_t s) {
-                    if (keys[s] != Acc::empty_key) {
-                      const long long pos = Kokkos::atomic_fetch_add(wide, 1LL);
-                      cci[pos] = keys[s];
-                      cv[pos] = vals[s];
-                    }
-                  });
-                  g.barrier();
-                  if (sorted) group_bitonic_sort(g, cci, cv, n);
+                  if (has_bitmap && words <= max_wpc * n) {
+                    spgemm_wide_row_by_bitmap(member, keys, vals, cap, bits, bits + words,
+                                              static_cast<std::uint32_t>(words), part, cci, cv);
+                  } else {
+                    // In slot order (no atomics on one counter: 64-bit ones
+                    // on scratch are compare-and-swap loops on sm_90).
+                    spgemm_team_ordered(
+                        member, cap, part,
+                        [&](const std::uint64_t q) { return keys[q] != Acc::empty_key ? 1 : 0; },
+                        [&](const std::uint64_t q, const long long pos) {
+                          cci[pos] = keys[q];
+                          cv[pos] = vals[q];
+                        });
+                    g.barrier();
+                    if (sorted) group_bitonic_sort(g, cci, cv, n);
+                  }
                 }
                 g.barrier();
               }

@@ -57,6 +57,7 @@ void spgemm_numeric_queue(const ExecSpace& space, const SpgemmHandle<O, F, HD>& 
     Impl::SpgemmBinnedTuning t;
     t.vector_length = plan.vector_length;
     t.scratch = plan.scratch_bytes;  // the long rows' key buffers
+    t.wide_row = plan.wide_row;
     Impl::spgemm_binned_numeric(space, v, plan.perm, handle.bins(), ncols, t, plan.long_rows,
                                 sorted);
   }

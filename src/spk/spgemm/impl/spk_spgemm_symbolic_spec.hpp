@@ -140,6 +140,7 @@ SpgemmCounted spgemm_binned_count(const ExecSpace& space, SpgemmHandle<O, F, HD>
   r.max_row = stats.max_products;
   plan.vector_length = t.vector_length;
   plan.scratch_bytes = t.scratch;
+  plan.wide_row = t.wide_row;
   mark("symbolic.analyze");
   // 2. Rows grouped by bin, and a plan for the long ones.
   plan.perm = typename Handle::perm_type(perm_mem.template view<O>(m).data(), m);

@@ -116,6 +116,26 @@ struct SpgemmLongRowTuning {
   std::uint64_t lane_products = 4096;
 };
 
+/// Numeric's long rows on global hash tables whose row of C is longer than
+/// the team's scratch key buffer (a few thousand columns): their columns
+/// are set in a bitmap of B's columns in global memory and written in order
+/// from it (a scan of the bitmap's words), each value placed at its
+/// column's rank, instead of compacting the table into C's row and
+/// bitonic-sorting it there.  The sort's log2(n)^2 / 2 passes over the row
+/// in global memory, each a dependent load per pair, held one team on such
+/// a row for milliseconds: powerlaw:4000000 on an H200 spent 41 of its 66
+/// ms in these rows (~10^4-10^5 columns among 4·10^6; its group of three
+/// rows of 60,000 columns alone took 20 ms).  A row takes the bitmap when it
+/// has at least one column per max_words_per_column words of the bitmap (a
+/// coalesced read per word against ~log2(n)^2 / 2 scattered compare-swaps
+/// per column: reasoning); bitmaps and their word ranks take 2·B's
+/// columns/8 bytes per team, max_bytes at most (teams past it sort).
+/// max_words_per_column = 0: never.
+struct SpgemmWideRowTuning {
+  std::uint64_t max_words_per_column = 64;
+  std::size_t max_bytes = std::size_t(256) << 20;
+};
+
 /// Numeric's regrouping by the length of C's rows, known once symbolic has
 /// counted them: symbolic bins a row by its products, but a row of heavy
 /// accumulation has far fewer columns (a 27-point stencil squared: 729
