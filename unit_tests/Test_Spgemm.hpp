@@ -238,6 +238,76 @@ TEST(TEST_CATEGORY, spgemm_table_log2) {
   }
 }
 
+TEST(TEST_CATEGORY, spgemm_hash_waves) {
+  // Numeric's Hash groups side by side: slabs of 2^12 x 3, 2^11 x 20,
+  // 2^10 x 40 and 2^9 x 10 rows (12288, 40960, 40960 and 5120 slots) under a
+  // budget of 65536 slots: the first two fit one launch, the third opens a
+  // second, the fourth joins it.
+  spk::Impl::SpgemmBinnedTuning t;
+  t.max_slabs = 1000;
+  spk::Impl::SpgemmLongRowPlan lp;
+  lp.budget_entries = 65536;
+  std::vector<spk::Impl::SpgemmLongRowGroup> runs = {
+      {0, 3, 4096, 0}, {3, 23, 2048, 0}, {23, 63, 1024, 0}, {63, 73, 512, 0}};
+  spk::Impl::spgemm_set_hash_groups(lp, t, runs);
+  ASSERT_EQ(lp.groups.size(), 4u);
+  for (const auto& g : lp.groups) EXPECT_EQ(g.slabs, g.end - g.begin);
+  EXPECT_EQ(lp.hash_entries, 53248u);  // the first launch's slots
+  // Key buffers of 1500 entries: the 2^12 and 2^11 tables' rows may outgrow
+  // them.  B of 2^20 columns (32768 words): 64 words per column allow the
+  // 2^11 tables, not the 2^10 ones (never past their buffers anyway); 8
+  // bitmaps (8 x 256 KiB) in the byte budget.
+  const auto room = [](const spk::Impl::SpgemmLongRowGroup& g) {
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(g.capacity, 1500));
+  };
+  spk::SpgemmWideRowTuning wide;
+  wide.max_bytes = std::size_t(8) * 2 * 4 * 32768;
+  int bitmap_teams = -1;
+  auto waves =
+      spk::Impl::spgemm_hash_waves(lp, lp.hash_entries, room, true, 32768, wide, bitmap_teams);
+  ASSERT_EQ(waves.size(), 2u);
+  EXPECT_EQ(waves[0].count, 2);
+  EXPECT_EQ(waves[0].teams, 23);
+  EXPECT_EQ(waves[0].entries, 53248u);
+  EXPECT_EQ(waves[0].kcap, 1500u);
+  EXPECT_EQ(waves[1].count, 2);
+  EXPECT_EQ(waves[1].teams, 50);
+  EXPECT_EQ(waves[1].entries, 40960u + 5120u);
+  EXPECT_EQ(waves[1].kcap, 1024u);
+  const auto& g0 = waves[0].group[0];
+  const auto& g1 = waves[0].group[1];
+  EXPECT_EQ(g0.row_begin, 0);
+  EXPECT_EQ(g0.rows, 3);
+  EXPECT_EQ(g0.team_begin, 0);
+  EXPECT_EQ(g0.slab_begin, 0u);
+  EXPECT_EQ(g0.bitmap_begin, 0);
+  EXPECT_EQ(g0.bitmaps, 3);
+  EXPECT_EQ(g1.team_begin, 3);
+  EXPECT_EQ(g1.slab_begin, 12288u);
+  EXPECT_EQ(g1.bitmap_begin, 3);
+  EXPECT_EQ(g1.bitmaps, 5);  // what the byte budget leaves
+  EXPECT_EQ(waves[1].group[0].slab_begin, 0u);
+  EXPECT_EQ(waves[1].group[0].bitmaps, 0);
+  EXPECT_EQ(waves[1].group[1].team_begin, 40);
+  EXPECT_EQ(bitmap_teams, 8);
+  // Unsorted, or B too wide for 64 words per column of the 2^11 and 2^12
+  // tables: no bitmaps.
+  spk::Impl::spgemm_hash_waves(lp, lp.hash_entries, room, false, 32768, wide, bitmap_teams);
+  EXPECT_EQ(bitmap_teams, 0);
+  wide.max_words_per_column = 4;
+  waves = spk::Impl::spgemm_hash_waves(lp, lp.hash_entries, room, true, 32768, wide, bitmap_teams);
+  EXPECT_EQ(bitmap_teams, 0);
+  EXPECT_EQ(waves[0].group[0].bitmaps, 0);
+  // A budget below a slab: one slab a group, the largest one's table is the
+  // area, and the other three share a second launch.
+  lp.budget_entries = 1000;
+  spk::Impl::spgemm_set_hash_groups(lp, t, runs);
+  for (const auto& g : lp.groups) EXPECT_EQ(g.slabs, 1);
+  EXPECT_EQ(lp.hash_entries, 4096u);
+  waves = spk::Impl::spgemm_hash_waves(lp, lp.hash_entries, room, true, 32768, wide, bitmap_teams);
+  EXPECT_EQ(waves.size(), 2u);  // 4096 alone, then 2048 + 1024 + 512
+}
+
 /// BinnedHash with 3000 bytes of scratch (rows past 128 slots are long), the
 /// long rows on one team each (not split), bitmaps allowed or not.
 inline spk::SpgemmOptions long_row_options(spk::SpgemmSort sort, bool bitmap) {

@@ -171,7 +171,8 @@ struct SpgemmLongRowPlan {
   std::uint64_t slab_capacity = 0;  ///< entries per slab (Hash: the largest group's tables)
   int num_slabs = 0;                ///< Hash: the most slabs of any group
   /// Hash: the long rows by table size, largest first, and the table slots
-  /// all slabs of a group take at most (the slab area's size).
+  /// that the slabs of the groups numeric runs side by side take at most
+  /// (the slab area's size).
   std::vector<SpgemmLongRowGroup> groups;
   std::uint64_t hash_entries = 0;
   std::uint64_t budget_entries = 0;  ///< Hash: the slabs' budget in table slots

@@ -27,6 +27,7 @@
 #include <impl/spk_spgemm_long_rows.hpp>
 #include <impl/spk_spgemm_scratch_layout.hpp>
 #include <impl/spk_spgemm_warp_sort.hpp>
+#include <limits>
 #include <spk_error.hpp>
 #include <spk_memory_pool.hpp>
 #include <spk_settings.hpp>
@@ -707,21 +708,59 @@ static std::vector<SpgemmBin> spgemm_bin_rows(const ExecSpace& space, std::int64
   return bins;
 }
 
+/// One group of long rows (SpgemmLongRowGroup) in a launch of numeric's
+/// Hash kernel that runs several groups side by side.
+struct SpgemmHashGroupSlot {
+  std::int64_t row_begin = 0, rows = 0;  // the group's rows in the long bin's range of perm
+  std::uint64_t capacity = 0;            // table slots per slab
+  std::uint64_t slab_begin = 0;          // the group's first slot in the slab area
+  int team_begin = 0, teams = 0;         // its teams (one slab each) in the launch
+  int bitmap_begin = 0, bitmaps = 0;     // wide-row bitmaps of its first teams
+  std::uint32_t kcap = 0;                // key buffer in scratch (SpgemmWideRowTuning)
+};
+
+/// The Hash groups of one launch: as many as the slab budget holds at once
+/// (the groups of a few rows of large tables, launched one after another,
+/// held most of the GPU idle: powerlaw:4000000's groups of 3, 22, 88 and 270
+/// rows took 2.1, 3.1, 3.4 and 2.6 ms on an H200 with their tables' rows in
+/// order through bitmaps).
+struct SpgemmHashWave {
+  static constexpr int max_groups = 16;
+  Kokkos::Array<SpgemmHashGroupSlot, max_groups> group;
+  int count = 0, teams = 0;
+  std::uint64_t entries = 0;  // slab slots
+  std::uint32_t kcap = 0;     // the largest key buffer
+};
+
 /// The Hash groups of the long rows: `runs` (ranges of the long bin and
 /// their table capacity, largest first), each with as many slabs as the
 /// budget (lp.budget_entries) holds at its size, up to the teams at once and
 /// its rows (one slab size for all, the largest row's, leaves ~80 teams for
-/// powerlaw:4000000's 6,704 long rows, most a 20th of the largest).
+/// powerlaw:4000000's 6,704 long rows, most a 20th of the largest); the slab
+/// area (lp.hash_entries) holds the groups that numeric runs side by side.
 inline void spgemm_set_hash_groups(SpgemmLongRowPlan& lp, const SpgemmBinnedTuning& t,
                                    std::vector<SpgemmLongRowGroup> runs) {
-  lp.hash_entries = 0;
+  std::uint64_t largest = 0;
   lp.num_slabs = 0;
   for (SpgemmLongRowGroup& grp : runs) {
     grp.slabs = static_cast<int>(std::min<std::int64_t>(
         {std::max<std::int64_t>(1, static_cast<std::int64_t>(lp.budget_entries / grp.capacity)),
          t.max_slabs, grp.end - grp.begin}));
-    lp.hash_entries = std::max<std::uint64_t>(lp.hash_entries, grp.capacity * grp.slabs);
+    largest = std::max<std::uint64_t>(largest, grp.capacity * grp.slabs);
     lp.num_slabs = std::max(lp.num_slabs, grp.slabs);
+  }
+  // Numeric runs groups side by side while their slabs fit the budget
+  // (spgemm_hash_waves, with this area as its limit).
+  const std::uint64_t limit = std::max(lp.budget_entries, largest);
+  std::uint64_t wave = 0;
+  int in_wave = 0;
+  lp.hash_entries = 0;
+  for (const SpgemmLongRowGroup& grp : runs) {
+    const std::uint64_t e = grp.capacity * grp.slabs;
+    if (in_wave == SpgemmHashWave::max_groups || wave + e > limit) wave = 0, in_wave = 0;
+    wave += e;
+    ++in_wave;
+    lp.hash_entries = std::max(lp.hash_entries, wave);
   }
   lp.groups = std::move(runs);
   if (!lp.groups.empty()) lp.slab_capacity = lp.groups.front().capacity;
@@ -1761,6 +1800,55 @@ struct BitmapNumericScratch {
   }
 };
 
+/// Numeric's Hash launches: the groups in order, a launch taking the next
+/// group while the slabs fit `limit` slots; `key_room(group)` is a group's
+/// key buffer.  Wide-row bitmaps go to the first teams of the groups whose
+/// rows may outgrow their key buffers and be dense enough in B's `words`
+/// bitmap words, `bitmap_teams` at most in a launch (set to the most any
+/// launch uses).
+template <class KeyRoom>
+std::vector<SpgemmHashWave> spgemm_hash_waves(const SpgemmLongRowPlan& lp, std::uint64_t limit,
+                                              const KeyRoom& key_room, bool bitmaps,
+                                              std::uint64_t words, const SpgemmWideRowTuning& wide,
+                                              int& bitmap_teams) {
+  std::vector<SpgemmHashWave> waves;
+  for (const SpgemmLongRowGroup& grp : lp.groups) {
+    const std::uint64_t entries = grp.capacity * static_cast<std::uint64_t>(grp.slabs);
+    if (waves.empty() || waves.back().count == SpgemmHashWave::max_groups ||
+        waves.back().entries + entries > limit)
+      waves.emplace_back();
+    SpgemmHashWave& w = waves.back();
+    SpgemmHashGroupSlot& g = w.group[w.count++];
+    g.row_begin = grp.begin;
+    g.rows = grp.end - grp.begin;
+    g.capacity = grp.capacity;
+    g.slab_begin = w.entries;
+    g.team_begin = w.teams;
+    g.teams = grp.slabs;
+    g.kcap = key_room(grp);
+    w.entries += entries;
+    w.teams += grp.slabs;
+    w.kcap = std::max(w.kcap, g.kcap);
+  }
+  const std::uint64_t per_team = 2 * sizeof(std::uint32_t) * std::max<std::uint64_t>(1, words);
+  const int allowed = static_cast<int>(
+      std::min<std::uint64_t>(wide.max_bytes / per_team, std::numeric_limits<int>::max()));
+  bitmap_teams = 0;
+  if (!bitmaps || words >= (std::uint64_t(1) << 32)) return waves;
+  for (SpgemmHashWave& w : waves) {
+    int used = 0;
+    for (int q = 0; q < w.count; ++q) {
+      SpgemmHashGroupSlot& g = w.group[q];
+      if (g.capacity <= g.kcap || words > wide.max_words_per_column * g.capacity) continue;
+      g.bitmap_begin = used;
+      g.bitmaps = std::min(g.teams, allowed - used);
+      used += g.bitmaps;
+    }
+    bitmap_teams = std::max(bitmap_teams, used);
+  }
+  return waves;
+}
+
 template <class ExecSpace, class V, class Perm>
 static void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
                                   const std::vector<SpgemmBin>& bins, std::uint64_t ncols,
@@ -2005,18 +2093,15 @@ static void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm
             }
           });
     } else {
-      // Hash tables in global memory, one per team (slab), for each group
-      // of one table size in turn (SpgemmLongRowGroup), sized to the row of
-      // C (its length is known here).  A row of up to `kcap` columns
+      // Hash tables in global memory, one per team (slab), sized to the row
+      // of C (its length is known here); the groups of one table size
+      // (SpgemmLongRowGroup) side by side in as few launches as the slab
+      // budget allows (spgemm_hash_waves).  A row of up to `kcap` columns
       // (scratch) is listed, sorted and written as a team-bin row is
       // (spgemm_numeric_row), its values found in the table.  A longer one
       // goes to C's row in order through a bitmap of B's columns when it is
       // dense enough in them and the team has one (SpgemmWideRowTuning),
       // else it is compacted into C's row and sorted there.
-      const TempView<O, ExecSpace> keys_mem(sp, "spk::spgemm::slab_keys", lp.hash_entries);
-      const TempView<S, ExecSpace> vals_mem(sp, "spk::spgemm::slab_values", lp.hash_entries);
-      const auto slab_keys = keys_mem.view;
-      const auto slab_vals = vals_mem.view;
       const int lc = spgemm_global_list<F>(t);
       // The list, the scratch path's counter, a partial sum per thread
       // (spgemm_team_ordered).
@@ -2024,56 +2109,55 @@ static void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm
           layout.list(lc) + layout.align + layout.round(sizeof(long long) * bin.team_size);
       const std::size_t room =
           t.scratch > head + layout.slack ? t.scratch - head - layout.slack : 0;
-      const auto key_room = [&](const SpgemmLongRowGroup& grp) {
-        return static_cast<std::uint32_t>(std::min<std::uint64_t>(grp.capacity, room / sizeof(O)));
-      };
-      // Bitmaps for the teams of the groups whose rows may outgrow the key
-      // buffer, when such a row could be dense enough in B's columns.
       const std::uint64_t words = (ncols + 31) / 32;
-      const SpgemmWideRowTuning& wide = t.wide_row;
       int bitmap_teams = 0;
-      if (sorted && words < (std::uint64_t(1) << 32))
-        for (const SpgemmLongRowGroup& grp : lp.groups)
-          if (grp.capacity > key_room(grp) && words <= wide.max_words_per_column * grp.capacity)
-            bitmap_teams = std::max(bitmap_teams, grp.slabs);
-      bitmap_teams = static_cast<int>(std::min<std::uint64_t>(
-          bitmap_teams,
-          wide.max_bytes / (2 * sizeof(std::uint32_t) * std::max<std::uint64_t>(1, words))));
+      const std::vector<SpgemmHashWave> waves = spgemm_hash_waves(
+          lp, lp.hash_entries,
+          [&](const SpgemmLongRowGroup& grp) {
+            return static_cast<std::uint32_t>(
+                std::min<std::uint64_t>(grp.capacity, room / sizeof(O)));
+          },
+          sorted, words, t.wide_row, bitmap_teams);
+      std::uint64_t entries = 0;
+      for (const SpgemmHashWave& w : waves) entries = std::max(entries, w.entries);
+      const TempView<O, ExecSpace> keys_mem(sp, "spk::spgemm::slab_keys", entries);
+      const TempView<S, ExecSpace> vals_mem(sp, "spk::spgemm::slab_values", entries);
       const TempView<std::uint32_t, ExecSpace> bits_mem(sp, "spk::spgemm::wide_row_bits",
                                                         std::size_t(bitmap_teams) * 2 * words);
+      const auto slab_keys = keys_mem.view;
+      const auto slab_vals = vals_mem.view;
       const auto wide_bits = bits_mem.view;
       if (bitmap_teams > 0) Kokkos::deep_copy(sp, wide_bits, 0u);
-      const std::uint64_t max_wpc = wide.max_words_per_column;
-      for (const SpgemmLongRowGroup& grp : lp.groups) {
-        const int L = grp.slabs;
-        const std::uint64_t sc = grp.capacity;
-        const std::int64_t gbegin = begin + grp.begin, gn = grp.end - grp.begin;
-        // Key buffer: the group's longest row at most (< its table).
-        const std::uint32_t kcap = key_room(grp);
-        const std::size_t bytes = head + layout.round(std::size_t(kcap) * sizeof(O));
+      const std::uint64_t max_wpc = t.wide_row.max_words_per_column;
+      for (const SpgemmHashWave& w : waves) {
+        const std::size_t bytes = head + layout.round(std::size_t(w.kcap) * sizeof(O));
         Kokkos::parallel_for(
             "spk::spgemm::numeric_global",
             light_weight(
-                Policy(sp, L, bin.team_size, V_)
+                Policy(sp, w.teams, bin.team_size, V_)
                     .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(layout.request(bytes))))),
             KOKKOS_LAMBDA(const Member& member) {
+              int q = 0;
+              while (q + 1 < w.count && member.league_rank() >= w.group[q + 1].team_begin) ++q;
+              const SpgemmHashGroupSlot& grp = w.group[q];
+              const int lr = member.league_rank() - grp.team_begin;
               char* mine = spgemm_team_scratch(member, bytes, layout);
               int* counter = reinterpret_cast<int*>(mine + layout.list(lc));
               long long* part = reinterpret_cast<long long*>(mine + layout.list(lc) + layout.align);
               O* kbuf = reinterpret_cast<O*>(mine + head);
-              O* keys = slab_keys.data() + member.league_rank() * sc;
-              S* vals = slab_vals.data() + member.league_rank() * sc;
-              const bool has_bitmap = member.league_rank() < bitmap_teams;
+              O* keys = slab_keys.data() + grp.slab_begin + lr * grp.capacity;
+              S* vals = slab_vals.data() + grp.slab_begin + lr * grp.capacity;
+              const bool has_bitmap = lr < grp.bitmaps;
               std::uint32_t* bits =
-                  has_bitmap ? wide_bits.data() + std::size_t(member.league_rank()) * 2 * words
+                  has_bitmap ? wide_bits.data() + std::size_t(grp.bitmap_begin + lr) * 2 * words
                              : nullptr;
               const auto g = Balanced::carve(member, mine, lc, long_b);
-              for (std::int64_t r = member.league_rank(); r < gn; r += L) {
-                const std::int64_t i = perm(gbegin + r);
+              for (std::int64_t r = lr; r < grp.rows; r += grp.teams) {
+                const std::int64_t i = perm(begin + grp.row_begin + r);
                 const auto start = v.crm(i);
                 const std::uint32_t n = static_cast<std::uint32_t>(v.crm(i + 1) - start);
                 const std::uint32_t cap = static_cast<std::uint32_t>(spgemm_table_capacity(n));
-                if (n <= kcap) {
+                if (n <= grp.kcap) {
                   spgemm_numeric_row(g, v, i, keys, vals, kbuf, counter, cap, sorted);
                 } else {
                   O* cci = v.cci.data() + start;
@@ -2088,10 +2172,10 @@ static void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm
                     // on scratch are compare-and-swap loops on sm_90).
                     spgemm_team_ordered(
                         member, cap, part,
-                        [&](const std::uint64_t q) { return keys[q] != Acc::empty_key ? 1 : 0; },
-                        [&](const std::uint64_t q, const long long pos) {
-                          cci[pos] = keys[q];
-                          cv[pos] = vals[q];
+                        [&](const std::uint64_t u) { return keys[u] != Acc::empty_key ? 1 : 0; },
+                        [&](const std::uint64_t u, const long long pos) {
+                          cci[pos] = keys[u];
+                          cv[pos] = vals[u];
                         });
                     g.barrier();
                     if (sorted) group_bitonic_sort(g, cci, cv, n);
