@@ -263,8 +263,8 @@ TEST(TEST_CATEGORY, spgemm_hash_waves) {
   spk::SpgemmWideRowTuning wide;
   wide.max_bytes = std::size_t(8) * 2 * 4 * 32768;
   int bitmap_teams = -1;
-  auto waves =
-      spk::Impl::spgemm_hash_waves(lp, lp.hash_entries, room, true, 32768, wide, bitmap_teams);
+  auto waves = spk::Impl::spgemm_hash_waves(lp.groups, lp.hash_entries, room, true, 32768, wide,
+                                            bitmap_teams);
   ASSERT_EQ(waves.size(), 2u);
   EXPECT_EQ(waves[0].count, 2);
   EXPECT_EQ(waves[0].teams, 23);
@@ -292,10 +292,11 @@ TEST(TEST_CATEGORY, spgemm_hash_waves) {
   EXPECT_EQ(bitmap_teams, 8);
   // Unsorted, or B too wide for 64 words per column of the 2^11 and 2^12
   // tables: no bitmaps.
-  spk::Impl::spgemm_hash_waves(lp, lp.hash_entries, room, false, 32768, wide, bitmap_teams);
+  spk::Impl::spgemm_hash_waves(lp.groups, lp.hash_entries, room, false, 32768, wide, bitmap_teams);
   EXPECT_EQ(bitmap_teams, 0);
   wide.max_words_per_column = 4;
-  waves = spk::Impl::spgemm_hash_waves(lp, lp.hash_entries, room, true, 32768, wide, bitmap_teams);
+  waves = spk::Impl::spgemm_hash_waves(lp.groups, lp.hash_entries, room, true, 32768, wide,
+                                       bitmap_teams);
   EXPECT_EQ(bitmap_teams, 0);
   EXPECT_EQ(waves[0].group[0].bitmaps, 0);
   // A budget below a slab: one slab a group, the largest one's table is the
@@ -304,7 +305,8 @@ TEST(TEST_CATEGORY, spgemm_hash_waves) {
   spk::Impl::spgemm_set_hash_groups(lp, t, runs);
   for (const auto& g : lp.groups) EXPECT_EQ(g.slabs, 1);
   EXPECT_EQ(lp.hash_entries, 4096u);
-  waves = spk::Impl::spgemm_hash_waves(lp, lp.hash_entries, room, true, 32768, wide, bitmap_teams);
+  waves = spk::Impl::spgemm_hash_waves(lp.groups, lp.hash_entries, room, true, 32768, wide,
+                                       bitmap_teams);
   EXPECT_EQ(waves.size(), 2u);  // 4096 alone, then 2048 + 1024 + 512
 }
 

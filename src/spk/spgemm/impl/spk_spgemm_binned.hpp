@@ -1536,49 +1536,54 @@ static void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Per
             }
           });
     } else {
-      // Each group of one table size in turn: keys-only tables that fit
-      // team scratch there (a team per row), else hash tables in global
-      // memory, one per team (slab), cleared before each row.
+      // Keys-only tables: a group whose tables fit team scratch counts
+      // there, a team per row; the others on hash tables in global memory,
+      // one per team (slab), cleared before each row, side by side in as few
+      // launches as the budget allows (spgemm_hash_waves, as numeric).
       auto in_scratch = [&](const SpgemmLongRowGroup& grp) {
         return spgemm_symbolic_team_bytes<O, F>(grp.capacity) <= t.scratch;
       };
-      std::uint64_t entries = 0;
       // Keys alone: the budget (counted in numeric's keys and values) holds
       // more slabs here.
       const std::uint64_t key_budget = lp.budget_entries * ((sizeof(O) + sizeof(S)) / sizeof(O));
-      auto slabs = [&](const SpgemmLongRowGroup& grp) {
-        return static_cast<int>(std::min<std::int64_t>(
+      std::vector<SpgemmLongRowGroup> global;
+      std::uint64_t largest = 0;
+      for (const SpgemmLongRowGroup& grp : lp.groups) {
+        if (in_scratch(grp)) continue;
+        SpgemmLongRowGroup g = grp;
+        g.slabs = static_cast<int>(std::min<std::int64_t>(
             {std::max<std::int64_t>(grp.slabs,
                                     static_cast<std::int64_t>(key_budget / grp.capacity)),
              t.max_slabs, grp.end - grp.begin}));
-      };
-      for (const SpgemmLongRowGroup& grp : lp.groups)
-        if (!in_scratch(grp)) entries = std::max<std::uint64_t>(entries, grp.capacity * slabs(grp));
+        largest = std::max<std::uint64_t>(largest, g.capacity * g.slabs);
+        global.push_back(g);
+      }
+      int no_bitmaps = 0;
+      const std::vector<SpgemmHashWave> waves = spgemm_hash_waves(
+          global, std::max(key_budget, largest),
+          [](const SpgemmLongRowGroup&) { return std::uint32_t(0); }, false, 0,
+          SpgemmWideRowTuning{}, no_bitmaps);
+      std::uint64_t entries = 0;
+      for (const SpgemmHashWave& w : waves) entries = std::max(entries, w.entries);
       const TempView<O, ExecSpace> slab_mem(sp, "spk::spgemm::slab_keys", entries);
       const auto slab = slab_mem.view;
-      for (const SpgemmLongRowGroup& grp : lp.groups) {
-        const int L = slabs(grp);
-        const std::uint64_t sc = grp.capacity;
-        const std::int64_t gbegin = begin + grp.begin, gn = grp.end - grp.begin;
-        // Symbolic's tables hold keys alone: a group whose keys fit team
-        // scratch counts there, a team per row.
-        if (in_scratch(grp)) {
-          spgemm_symbolic_team_rows(sp, v, perm, gbegin, gn, static_cast<std::uint32_t>(sc),
-                                    bin.team_size, V_, long_b, counts);
-          continue;
-        }
-        const int lc = spgemm_global_list<F>(t);
-        const std::size_t lbytes = Balanced::scratch_bytes(lc);
+      const int lc = spgemm_global_list<F>(t);
+      const std::size_t lbytes = Balanced::scratch_bytes(lc);
+      for (const SpgemmHashWave& w : waves) {
         Kokkos::parallel_for(
             "spk::spgemm::symbolic_global",
-            light_weight(Policy(sp, L, bin.team_size, V_)
+            light_weight(Policy(sp, w.teams, bin.team_size, V_)
                              .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(lbytes)))),
             KOKKOS_LAMBDA(const Member& member) {
-              O* keys = slab.data() + member.league_rank() * sc;
+              int q = 0;
+              while (q + 1 < w.count && member.league_rank() >= w.group[q + 1].team_begin) ++q;
+              const SpgemmHashGroupSlot& grp = w.group[q];
+              const int lr = member.league_rank() - grp.team_begin;
+              O* keys = slab.data() + grp.slab_begin + lr * grp.capacity;
               const auto g = Balanced::carve(
                   member, static_cast<char*>(member.team_scratch(0).get_shmem(lbytes)), lc, long_b);
-              for (std::int64_t r = member.league_rank(); r < gn; r += L) {
-                const std::int64_t i = perm(gbegin + r);
+              for (std::int64_t r = lr; r < grp.rows; r += grp.teams) {
+                const std::int64_t i = perm(begin + grp.row_begin + r);
                 const std::uint64_t p = products(i);
                 spgemm_symbolic_row(
                     g, v, i, keys,
@@ -1588,6 +1593,11 @@ static void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Per
               }
             });
       }
+      for (const SpgemmLongRowGroup& grp : lp.groups)
+        if (in_scratch(grp))
+          spgemm_symbolic_team_rows(sp, v, perm, begin + grp.begin, grp.end - grp.begin,
+                                    static_cast<std::uint32_t>(grp.capacity), bin.team_size, V_,
+                                    long_b, counts);
     }
   }
   spgemm_long_rows_symbolic(space, v, perm, counts, ncols, lp.split);
@@ -1800,19 +1810,20 @@ struct BitmapNumericScratch {
   }
 };
 
-/// Numeric's Hash launches: the groups in order, a launch taking the next
+/// The Hash launches (numeric's; symbolic's of keys alone): the groups in
+/// order, with their slabs, a launch taking the next
 /// group while the slabs fit `limit` slots; `key_room(group)` is a group's
 /// key buffer.  Wide-row bitmaps go to the first teams of the groups whose
 /// rows may outgrow their key buffers and be dense enough in B's `words`
 /// bitmap words, `bitmap_teams` at most in a launch (set to the most any
 /// launch uses).
 template <class KeyRoom>
-std::vector<SpgemmHashWave> spgemm_hash_waves(const SpgemmLongRowPlan& lp, std::uint64_t limit,
-                                              const KeyRoom& key_room, bool bitmaps,
-                                              std::uint64_t words, const SpgemmWideRowTuning& wide,
-                                              int& bitmap_teams) {
+std::vector<SpgemmHashWave> spgemm_hash_waves(const std::vector<SpgemmLongRowGroup>& groups,
+                                              std::uint64_t limit, const KeyRoom& key_room,
+                                              bool bitmaps, std::uint64_t words,
+                                              const SpgemmWideRowTuning& wide, int& bitmap_teams) {
   std::vector<SpgemmHashWave> waves;
-  for (const SpgemmLongRowGroup& grp : lp.groups) {
+  for (const SpgemmLongRowGroup& grp : groups) {
     const std::uint64_t entries = grp.capacity * static_cast<std::uint64_t>(grp.slabs);
     if (waves.empty() || waves.back().count == SpgemmHashWave::max_groups ||
         waves.back().entries + entries > limit)
@@ -2112,7 +2123,7 @@ static void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm
       const std::uint64_t words = (ncols + 31) / 32;
       int bitmap_teams = 0;
       const std::vector<SpgemmHashWave> waves = spgemm_hash_waves(
-          lp, lp.hash_entries,
+          lp.groups, lp.hash_entries,
           [&](const SpgemmLongRowGroup& grp) {
             return static_cast<std::uint32_t>(
                 std::min<std::uint64_t>(grp.capacity, room / sizeof(O)));
