@@ -241,8 +241,10 @@ TEST(TEST_CATEGORY, spgemm_table_log2) {
 TEST(TEST_CATEGORY, spgemm_hash_waves) {
   // Numeric's Hash groups side by side: slabs of 2^12 x 3, 2^11 x 20,
   // 2^10 x 40 and 2^9 x 10 rows (12288, 40960, 40960 and 5120 slots) under a
-  // budget of 65536 slots: the first two fit one launch, the third opens a
-  // second, the fourth joins it.
+  // budget of 65536 slots, key buffers of 1500 entries at most (the 2^12 and
+  // 2^11 tables' rows may outgrow theirs): the first two share a launch (and
+  // a key buffer), the third would pass the budget, the fourth has a key
+  // buffer of its own.
   spk::Impl::SpgemmBinnedTuning t;
   t.max_slabs = 1000;
   spk::Impl::SpgemmLongRowPlan lp;
@@ -252,28 +254,28 @@ TEST(TEST_CATEGORY, spgemm_hash_waves) {
   spk::Impl::spgemm_set_hash_groups(lp, t, runs);
   ASSERT_EQ(lp.groups.size(), 4u);
   for (const auto& g : lp.groups) EXPECT_EQ(g.slabs, g.end - g.begin);
-  EXPECT_EQ(lp.hash_entries, 53248u);  // the first launch's slots
-  // Key buffers of 1500 entries: the 2^12 and 2^11 tables' rows may outgrow
-  // them.  B of 2^20 columns (32768 words): 64 words per column allow the
-  // 2^11 tables, not the 2^10 ones (never past their buffers anyway); 8
-  // bitmaps (8 x 256 KiB) in the byte budget.
+  EXPECT_EQ(lp.hash_entries, 53248u);  // the first two groups' slots
   const auto room = [](const spk::Impl::SpgemmLongRowGroup& g) {
     return static_cast<std::uint32_t>(std::min<std::uint64_t>(g.capacity, 1500));
   };
+  // B of 2^20 columns (32768 words): 64 words per column allow the 2^11
+  // tables' rows; 8 bitmaps (8 x 256 KiB) in the byte budget.
   spk::SpgemmWideRowTuning wide;
   wide.max_bytes = std::size_t(8) * 2 * 4 * 32768;
   int bitmap_teams = -1;
   auto waves = spk::Impl::spgemm_hash_waves(lp.groups, lp.hash_entries, room, true, 32768, wide,
                                             bitmap_teams);
-  ASSERT_EQ(waves.size(), 2u);
+  ASSERT_EQ(waves.size(), 3u);
   EXPECT_EQ(waves[0].count, 2);
   EXPECT_EQ(waves[0].teams, 23);
   EXPECT_EQ(waves[0].entries, 53248u);
   EXPECT_EQ(waves[0].kcap, 1500u);
-  EXPECT_EQ(waves[1].count, 2);
-  EXPECT_EQ(waves[1].teams, 50);
-  EXPECT_EQ(waves[1].entries, 40960u + 5120u);
+  EXPECT_EQ(waves[1].count, 1);
+  EXPECT_EQ(waves[1].teams, 40);
+  EXPECT_EQ(waves[1].entries, 40960u);
   EXPECT_EQ(waves[1].kcap, 1024u);
+  EXPECT_EQ(waves[2].count, 1);
+  EXPECT_EQ(waves[2].kcap, 512u);
   const auto& g0 = waves[0].group[0];
   const auto& g1 = waves[0].group[1];
   EXPECT_EQ(g0.row_begin, 0);
@@ -282,15 +284,17 @@ TEST(TEST_CATEGORY, spgemm_hash_waves) {
   EXPECT_EQ(g0.slab_begin, 0u);
   EXPECT_EQ(g0.bitmap_begin, 0);
   EXPECT_EQ(g0.bitmaps, 3);
+  EXPECT_EQ(g1.row_begin, 3);
+  EXPECT_EQ(g1.rows, 20);
   EXPECT_EQ(g1.team_begin, 3);
   EXPECT_EQ(g1.slab_begin, 12288u);
   EXPECT_EQ(g1.bitmap_begin, 3);
   EXPECT_EQ(g1.bitmaps, 5);  // what the byte budget leaves
+  // The 2^10 tables' rows fit their key buffer: no bitmaps.
   EXPECT_EQ(waves[1].group[0].slab_begin, 0u);
   EXPECT_EQ(waves[1].group[0].bitmaps, 0);
-  EXPECT_EQ(waves[1].group[1].team_begin, 40);
   EXPECT_EQ(bitmap_teams, 8);
-  // Unsorted, or B too wide for 64 words per column of the 2^11 and 2^12
+  // Unsorted, or B too wide for 4 words per column of the 2^11 and 2^12
   // tables: no bitmaps.
   spk::Impl::spgemm_hash_waves(lp.groups, lp.hash_entries, room, false, 32768, wide, bitmap_teams);
   EXPECT_EQ(bitmap_teams, 0);
@@ -300,14 +304,24 @@ TEST(TEST_CATEGORY, spgemm_hash_waves) {
   EXPECT_EQ(bitmap_teams, 0);
   EXPECT_EQ(waves[0].group[0].bitmaps, 0);
   // A budget below a slab: one slab a group, the largest one's table is the
-  // area, and the other three share a second launch.
+  // area, and each group is a launch of its own.
   lp.budget_entries = 1000;
   spk::Impl::spgemm_set_hash_groups(lp, t, runs);
   for (const auto& g : lp.groups) EXPECT_EQ(g.slabs, 1);
   EXPECT_EQ(lp.hash_entries, 4096u);
   waves = spk::Impl::spgemm_hash_waves(lp.groups, lp.hash_entries, room, true, 32768, wide,
                                        bitmap_teams);
-  EXPECT_EQ(waves.size(), 2u);  // 4096 alone, then 2048 + 1024 + 512
+  EXPECT_EQ(waves.size(), 4u);
+  // Symbolic's keys-only launches have one key buffer: the groups share
+  // launches as the limit allows (6144 slots: 4096 + 2048, then 1024 + 512).
+  waves = spk::Impl::spgemm_hash_waves(
+      lp.groups, 6144, [](const spk::Impl::SpgemmLongRowGroup&) { return std::uint32_t(0); }, false,
+      0, spk::SpgemmWideRowTuning{}, bitmap_teams);
+  ASSERT_EQ(waves.size(), 2u);
+  EXPECT_EQ(waves[0].count, 2);
+  EXPECT_EQ(waves[1].count, 2);
+  EXPECT_EQ(waves[1].group[1].team_begin, 1);
+  EXPECT_EQ(waves[1].group[1].slab_begin, 1024u);
 }
 
 /// BinnedHash with 3000 bytes of scratch (rows past 128 slots are long), the

@@ -729,7 +729,7 @@ struct SpgemmHashWave {
   Kokkos::Array<SpgemmHashGroupSlot, max_groups> group;
   int count = 0, teams = 0;
   std::uint64_t entries = 0;  // slab slots
-  std::uint32_t kcap = 0;     // the largest key buffer
+  std::uint32_t kcap = 0;     // its groups' key buffer
 };
 
 /// The Hash groups of the long rows: `runs` (ranges of the long bin and
@@ -1811,12 +1811,15 @@ struct BitmapNumericScratch {
 };
 
 /// The Hash launches (numeric's; symbolic's of keys alone): the groups in
-/// order, with their slabs, a launch taking the next
-/// group while the slabs fit `limit` slots; `key_room(group)` is a group's
-/// key buffer.  Wide-row bitmaps go to the first teams of the groups whose
-/// rows may outgrow their key buffers and be dense enough in B's `words`
-/// bitmap words, `bitmap_teams` at most in a launch (set to the most any
-/// launch uses).
+/// order, with their slabs, a launch taking the next group while the slabs
+/// fit `limit` slots and the group has the launch's key buffer
+/// (`key_room(group)`): the groups of tables larger than the scratch holds
+/// share one, and a launch's teams all get the same scratch (the smaller
+/// tables' groups of many rows ran slower with the largest one's:
+/// blockdiag:500000:64's numeric 47 -> 52 ms on an H200).  Wide-row bitmaps
+/// go to the first teams of the groups whose rows may outgrow their key
+/// buffers and be dense enough in B's `words` bitmap words, `bitmap_teams`
+/// at most in a launch (set to the most any launch uses).
 template <class KeyRoom>
 std::vector<SpgemmHashWave> spgemm_hash_waves(const std::vector<SpgemmLongRowGroup>& groups,
                                               std::uint64_t limit, const KeyRoom& key_room,
@@ -1825,8 +1828,9 @@ std::vector<SpgemmHashWave> spgemm_hash_waves(const std::vector<SpgemmLongRowGro
   std::vector<SpgemmHashWave> waves;
   for (const SpgemmLongRowGroup& grp : groups) {
     const std::uint64_t entries = grp.capacity * static_cast<std::uint64_t>(grp.slabs);
+    const std::uint32_t kcap = key_room(grp);
     if (waves.empty() || waves.back().count == SpgemmHashWave::max_groups ||
-        waves.back().entries + entries > limit)
+        waves.back().entries + entries > limit || waves.back().kcap != kcap)
       waves.emplace_back();
     SpgemmHashWave& w = waves.back();
     SpgemmHashGroupSlot& g = w.group[w.count++];
@@ -1836,10 +1840,10 @@ std::vector<SpgemmHashWave> spgemm_hash_waves(const std::vector<SpgemmLongRowGro
     g.slab_begin = w.entries;
     g.team_begin = w.teams;
     g.teams = grp.slabs;
-    g.kcap = key_room(grp);
+    g.kcap = kcap;
     w.entries += entries;
     w.teams += grp.slabs;
-    w.kcap = std::max(w.kcap, g.kcap);
+    w.kcap = kcap;
   }
   const std::uint64_t per_team = 2 * sizeof(std::uint32_t) * std::max<std::uint64_t>(1, words);
   const int allowed = static_cast<int>(
