@@ -633,6 +633,13 @@ TYPED_TEST(Dist, ReadMatrixMarketParallelErrors) {
   const std::string many =
       "%%MatrixMarket matrix coordinate real general\n4 4 1\n1 1 1\n2 2 2\n3 3 3\n";
   const std::string range = "%%MatrixMarket matrix coordinate real general\n4 4 2\n1 1 1\n5 2 2\n";
+  // A symmetric file storing (5, 1) at line 6 and (1, 5) at line 103, far
+  // apart in the file (different ranks' parts), among 200 entries of the
+  // lower triangle otherwise; an entry repeated in one triangle is no pair.
+  std::ostringstream mirrored;
+  mirrored << "%%MatrixMarket matrix coordinate real symmetric\n300 300 200\n";
+  for (int k = 0; k < 200; ++k)
+    mirrored << (k == 100 ? "1 5" : k == 150 ? "9 1" : std::to_string(k + 2) + " 1") << " 1.5\n";
   struct Case {
     std::string text;
     long long line;
@@ -641,6 +648,7 @@ TYPED_TEST(Dist, ReadMatrixMarketParallelErrors) {
   for (const auto& c :
        {Case{bad.str(), 293, "column index"}, Case{few, 5, "file ends after 2"},
         Case{many, 4, "more entries than the 1"}, Case{range, 4, "outside the 4 x 4"},
+        Case{mirrored.str(), 103, "entry (1, 5) mirrors entry (5, 1) at line 6"},
         Case{"%%MatrixMarket matrix coordinate real general\n4 4\n", 2, ""}}) {
     SharedFile f(c.text);
     for (const bool parallel : {true, false}) {

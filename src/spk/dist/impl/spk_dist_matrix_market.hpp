@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -132,6 +133,94 @@ struct MMTriplet {
   V value;
 };
 
+/// The single-process reader's rule that a symmetric coordinate file stores
+/// one triangle (spk::Impl::check_one_triangle), across ranks: when the file
+/// has entries in both strict triangles (one allreduce tells), each
+/// off-diagonal entry's unordered pair goes to rank (larger index mod P),
+/// which finds the pairs stored in both triangles; the pair completed first
+/// in file order is every rank's error, at the later entry's line.  first_line
+/// and first_entry: the file's line and entry number of this rank's text.
+template <class Entry>
+void check_one_triangle_parallel(MPI_Comm comm, const std::string& path, const std::string& text,
+                                 const spk::Impl::Chunks& ch, long long first_line,
+                                 long long first_entry, const MatrixMarketHeader& h,
+                                 const std::vector<Entry>& stored) {
+  const int p = comm_size(comm);
+  long long both[2] = {0, 0};  // entries above, below the diagonal
+  for (const Entry& e : stored)
+    if (!e.skip && e.row != e.col) both[e.row < e.col ? 0 : 1] = 1;
+  SPK_MPI(MPI_Allreduce(MPI_IN_PLACE, both, 2, MPI_LONG_LONG, MPI_MAX, comm));
+  if (!both[0] || !both[1]) return;
+  // (larger index, smaller index, entry number in the file, above the diagonal)
+  using Key = std::array<long long, 4>;
+  std::vector<long long> send_count(p, 0), send_at(p + 1, 0), recv_count(p, 0);
+  for (const Entry& e : stored)
+    if (!e.skip && e.row != e.col) ++send_count[std::max(e.row, e.col) % p];
+  for (int r = 0; r < p; ++r) send_at[r + 1] = send_at[r] + send_count[r];
+  std::vector<Key> out(static_cast<size_t>(send_at[p]));
+  {
+    std::vector<long long> at(send_at.begin(), send_at.end() - 1);
+    for (size_t k = 0; k < stored.size(); ++k) {
+      const Entry& e = stored[k];
+      if (e.skip || e.row == e.col) continue;
+      const long long hi = std::max(e.row, e.col), lo = std::min(e.row, e.col);
+      out[at[hi % p]++] = {hi, lo, first_entry + static_cast<long long>(k), e.row < e.col};
+    }
+  }
+  SPK_MPI(
+      MPI_Alltoall(send_count.data(), 1, MPI_LONG_LONG, recv_count.data(), 1, MPI_LONG_LONG, comm));
+  std::vector<int> sc(p), sd(p), rc(p), rd(p);
+  long long nrecv = 0;
+  const long long kb = static_cast<long long>(sizeof(Key));
+  for (int r = 0; r < p; ++r) {
+    sc[r] = mpi_count(send_count[r] * kb, "a Matrix Market read's mirrored pairs");
+    sd[r] = mpi_count(send_at[r] * kb, "a Matrix Market read's mirrored pairs");
+    rc[r] = mpi_count(recv_count[r] * kb, "a Matrix Market read's mirrored pairs");
+    rd[r] = mpi_count(nrecv * kb, "a Matrix Market read's mirrored pairs");
+    nrecv += recv_count[r];
+  }
+  std::vector<Key> in(static_cast<size_t>(nrecv));
+  SPK_MPI(MPI_Alltoallv(out.data(), sc.data(), sd.data(), MPI_BYTE, in.data(), rc.data(), rd.data(),
+                        MPI_BYTE, comm));
+  std::sort(in.begin(), in.end());
+  // The pair completed first: the smallest later entry of a pair stored in
+  // both triangles (each side's first entry; repeats within a side are
+  // ordinary duplicates).
+  long long pair[2] = {std::numeric_limits<long long>::max(), -1};  // later, earlier
+  for (size_t b = 0; b < in.size();) {
+    size_t e = b;
+    long long first_side[2] = {-1, -1};
+    for (; e < in.size() && in[e][0] == in[b][0] && in[e][1] == in[b][1]; ++e)
+      if (first_side[in[e][3]] < 0) first_side[in[e][3]] = in[e][2];
+    if (first_side[0] >= 0 && first_side[1] >= 0 &&
+        std::max(first_side[0], first_side[1]) < pair[0]) {
+      pair[0] = std::max(first_side[0], first_side[1]);
+      pair[1] = std::min(first_side[0], first_side[1]);
+    }
+    b = e;
+  }
+  long long later = pair[0];
+  SPK_MPI(MPI_Allreduce(MPI_IN_PLACE, &later, 1, MPI_LONG_LONG, MPI_MIN, comm));
+  if (later == std::numeric_limits<long long>::max()) return;
+  long long earlier = pair[0] == later ? pair[1] : -1;
+  SPK_MPI(MPI_Allreduce(MPI_IN_PLACE, &earlier, 1, MPI_LONG_LONG, MPI_MAX, comm));
+  // Line, row and column of both entries, from the ranks that parsed them
+  // (the others add zeros).
+  long long where[6] = {0, 0, 0, 0, 0, 0};
+  for (const long long k : {later, earlier}) {
+    const long long local = k - first_entry;
+    if (local < 0 || local >= static_cast<long long>(stored.size())) continue;
+    long long* w = where + (k == later ? 0 : 3);
+    w[0] = first_line + spk::Impl::line_of_entry(text, ch, local);
+    w[1] = stored[local].row;
+    w[2] = stored[local].col;
+  }
+  SPK_MPI(MPI_Allreduce(MPI_IN_PLACE, where, 6, MPI_LONG_LONG, MPI_SUM, comm));
+  throw MatrixMarketError(
+      path, where[0],
+      spk::Impl::mirrored_pair_reason(h, where[1], where[2], where[4], where[5], where[3]));
+}
+
 /// read_rows_parallel with the values parsed as V.
 template <class V, class S, class O, class F>
 CsrMatrix<S, O, F, HostDevice> read_rows_parallel_as(MPI_Comm comm, const std::string& path,
@@ -206,6 +295,9 @@ CsrMatrix<S, O, F, HostDevice> read_rows_parallel_as(MPI_Comm comm, const std::s
 
   // 4. The layouts (by rows, or by entries per row: counted on every rank).
   const bool mirror = h.symmetry != MatrixMarketSymmetry::General;
+  if (mirror && h.format == MatrixMarketFormat::Coordinate)
+    check_one_triangle_parallel(comm, path, text, ch, st.data_line + before[0], first_entry, h,
+                                stored);
   if (by_nnz) {
     spk::Impl::check_declared_allocation(path, h, "the row counts",
                                          static_cast<long double>(h.rows) + 1, h.entries, 0,

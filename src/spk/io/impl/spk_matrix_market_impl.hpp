@@ -580,6 +580,18 @@ inline long long line_of_entry(const std::string& text, const Chunks& ch, long l
   return 0;
 }
 
+/// The refusal of a symmetric file that stores entry (row_a, col_a) at
+/// line_a and its mirror (row_b, col_b) later (0-based indices).
+inline std::string mirrored_pair_reason(const MatrixMarketHeader& h, long long row_b,
+                                        long long col_b, long long row_a, long long col_a,
+                                        long long line_a) {
+  return "entry (" + std::to_string(row_b + 1) + ", " + std::to_string(col_b + 1) +
+         ") mirrors entry (" + std::to_string(row_a + 1) + ", " + std::to_string(col_a + 1) +
+         ") at line " + std::to_string(line_a) + ": a " + to_string(h.symmetry) +
+         " file stores one triangle, and spk refuses a file holding both (i, j) and (j, i) "
+         "rather than guess whether to sum them";
+}
+
 /// A symmetric (or skew-symmetric) coordinate file stores one triangle;
 /// one that holds both (i, j) and (j, i) is refused, naming both lines
 /// (summing them would double the entry, keeping one would drop data: no
@@ -618,12 +630,7 @@ void check_one_triangle(const std::string& path, const std::string& text, const 
   const Entry& b = stored[later];
   throw MatrixMarketError(
       path, line_of_entry(text, ch, later),
-      "entry (" + std::to_string(b.row + 1) + ", " + std::to_string(b.col + 1) +
-          ") mirrors entry (" + std::to_string(a.row + 1) + ", " + std::to_string(a.col + 1) +
-          ") at line " + std::to_string(line_of_entry(text, ch, earlier)) + ": a " +
-          to_string(h.symmetry) +
-          " file stores one triangle, and spk refuses a file holding both (i, j) and (j, i) "
-          "rather than guess whether to sum them");
+      mirrored_pair_reason(h, b.row, b.col, a.row, a.col, line_of_entry(text, ch, earlier)));
 }
 
 /// A complex file goes into a real matrix only when the caller asks for
