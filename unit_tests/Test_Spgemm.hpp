@@ -259,9 +259,9 @@ TEST(TEST_CATEGORY, spgemm_hash_waves) {
     return static_cast<std::uint32_t>(std::min<std::uint64_t>(g.capacity, 1500));
   };
   // B of 2^20 columns (32768 words): 64 words per column allow the 2^11
-  // tables' rows; 8 bitmaps (8 x 256 KiB) in the byte budget.
+  // tables' rows; 8 bitmaps (8 x 128 KiB) in the byte budget.
   spk::SpgemmWideRowTuning wide;
-  wide.max_bytes = std::size_t(8) * 2 * 4 * 32768;
+  wide.max_bytes = std::size_t(8) * 4 * 32768;
   int bitmap_teams = -1;
   auto waves = spk::Impl::spgemm_hash_waves(lp.groups, lp.hash_entries, room, true, 32768, wide,
                                             bitmap_teams);
@@ -371,7 +371,7 @@ TEST(TEST_CATEGORY, spgemm_long_rows) {
   // largest first, each group with its own slabs; the dense rows' 20000
   // columns exceed the key buffer that 3000 bytes of scratch hold and are
   // written in order through a bitmap of B's 200000 columns (6250 words),
-  // or, with that bitmap off or past the budget (50000 bytes: one team
+  // or, with that bitmap off or past the budget (30000 bytes: one team
   // of several has a bitmap), compacted and
   // sorted in C's row; the others are sorted in scratch.
   struct WideRow {
@@ -380,7 +380,7 @@ TEST(TEST_CATEGORY, spgemm_long_rows) {
   };
   for (const auto sort : {spk::SpgemmSort::Sorted, spk::SpgemmSort::Unsorted})
     for (const WideRow wide : {WideRow{64, std::size_t(1) << 28}, WideRow{0, std::size_t(1) << 28},
-                               WideRow{64, 50000}}) {
+                               WideRow{64, 30000}}) {
       SCOPED_TRACE(::testing::Message() << "wide rows " << wide.words_per_column
                                         << " words/column, " << wide.max_bytes << " bytes");
       spk::SpgemmOptions o = long_row_options(sort, false);

@@ -1731,21 +1731,23 @@ KOKKOS_INLINE_FUNCTION void spgemm_bitmap_extract(const Member& member, const st
       });
 }
 
-/// Writes the n = popcount entries of a global hash table (keys, vals,
-/// cap slots) to cci/cv in increasing column order through `bits`, a bitmap
-/// of B's columns (`words` words, zero on entry and on return), and `ranks`,
-/// each word's first position in the row (SpgemmWideRowTuning).
+/// Writes the entries of a global hash table (keys, vals, cap slots) to
+/// cci/cv in increasing column order through `bits`, a bitmap of B's columns
+/// (`words` words, zero on entry and on return): the table's columns set
+/// their bits, then a team scan of the words writes each word's columns in
+/// order with their values, found in the table, and clears the word
+/// (SpgemmWideRowTuning).
 template <class Member, class O, class S>
-KOKKOS_INLINE_FUNCTION void spgemm_wide_row_by_bitmap(const Member& member, const O* keys,
-                                                      const S* vals, std::uint32_t cap,
-                                                      std::uint32_t* bits, std::uint32_t* ranks,
+KOKKOS_INLINE_FUNCTION void spgemm_wide_row_by_bitmap(const Member& member, O* keys, S* vals,
+                                                      std::uint32_t cap, std::uint32_t* bits,
                                                       std::uint32_t words, long long* part, O* cci,
                                                       S* cv) {
-  constexpr O empty = SpgemmTable<O, S>::empty_key;
+  using Acc = SpgemmTable<O, S>;
+  const Acc h(keys, vals, cap);
   const TeamGroup<Member> g{member};
   g.for_each(cap, [&](const std::uint32_t s) {
     const O c = keys[s];
-    if (c != empty) {
+    if (c != Acc::empty_key) {
       const auto u = static_cast<std::uint64_t>(c);
       Kokkos::atomic_or(&bits[u >> 5], std::uint32_t(1) << (u & 31));
     }
@@ -1754,24 +1756,14 @@ KOKKOS_INLINE_FUNCTION void spgemm_wide_row_by_bitmap(const Member& member, cons
   spgemm_team_ordered(
       member, words, part, [&](const std::uint64_t w) { return spgemm_popcount(bits[w]); },
       [&](const std::uint64_t w, long long p) {
-        ranks[w] = static_cast<std::uint32_t>(p);
-        for (std::uint32_t x = bits[w]; x; x &= x - 1)
-          cci[p++] = static_cast<O>(w * 32 + spgemm_popcount((x & (0u - x)) - 1));
+        for (std::uint32_t x = bits[w]; x; x &= x - 1) {
+          const O c = static_cast<O>(w * 32 + spgemm_popcount((x & (0u - x)) - 1));
+          cci[p] = c;
+          cv[p] = vals[h.find(c)];
+          ++p;
+        }
+        bits[w] = 0;
       });
-  g.barrier();
-  g.for_each(cap, [&](const std::uint32_t s) {
-    const O c = keys[s];
-    if (c != empty) {
-      const auto u = static_cast<std::uint64_t>(c);
-      const std::uint32_t below = bits[u >> 5] & ((std::uint32_t(1) << (u & 31)) - 1u);
-      cv[ranks[u >> 5] + spgemm_popcount(below)] = vals[s];
-    }
-  });
-  g.barrier();
-  g.for_each(cap, [&](const std::uint32_t s) {
-    const O c = keys[s];
-    if (c != empty) bits[static_cast<std::uint64_t>(c) >> 5] = 0;
-  });
   g.barrier();
 }
 
@@ -1845,7 +1837,7 @@ std::vector<SpgemmHashWave> spgemm_hash_waves(const std::vector<SpgemmLongRowGro
     w.teams += grp.slabs;
     w.kcap = kcap;
   }
-  const std::uint64_t per_team = 2 * sizeof(std::uint32_t) * std::max<std::uint64_t>(1, words);
+  const std::uint64_t per_team = sizeof(std::uint32_t) * std::max<std::uint64_t>(1, words);
   const int allowed = static_cast<int>(
       std::min<std::uint64_t>(wide.max_bytes / per_team, std::numeric_limits<int>::max()));
   bitmap_teams = 0;
@@ -2138,7 +2130,7 @@ static void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm
       const TempView<O, ExecSpace> keys_mem(sp, "spk::spgemm::slab_keys", entries);
       const TempView<S, ExecSpace> vals_mem(sp, "spk::spgemm::slab_values", entries);
       const TempView<std::uint32_t, ExecSpace> bits_mem(sp, "spk::spgemm::wide_row_bits",
-                                                        std::size_t(bitmap_teams) * 2 * words);
+                                                        std::size_t(bitmap_teams) * words);
       const auto slab_keys = keys_mem.view;
       const auto slab_vals = vals_mem.view;
       const auto wide_bits = bits_mem.view;
@@ -2164,7 +2156,7 @@ static void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm
               S* vals = slab_vals.data() + grp.slab_begin + lr * grp.capacity;
               const bool has_bitmap = lr < grp.bitmaps;
               std::uint32_t* bits =
-                  has_bitmap ? wide_bits.data() + std::size_t(grp.bitmap_begin + lr) * 2 * words
+                  has_bitmap ? wide_bits.data() + std::size_t(grp.bitmap_begin + lr) * words
                              : nullptr;
               const auto g = Balanced::carve(member, mine, lc, long_b);
               for (std::int64_t r = lr; r < grp.rows; r += grp.teams) {
@@ -2180,7 +2172,7 @@ static void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm
                   const Acc h(keys, vals, cap);
                   spgemm_accumulate_row(g, v, i, h);
                   if (has_bitmap && words <= max_wpc * n) {
-                    spgemm_wide_row_by_bitmap(member, keys, vals, cap, bits, bits + words,
+                    spgemm_wide_row_by_bitmap(member, keys, vals, cap, bits,
                                               static_cast<std::uint32_t>(words), part, cci, cv);
                   } else {
                     // In slot order (no atomics on one counter: 64-bit ones

@@ -128,8 +128,8 @@ struct SpgemmLongRowTuning {
 /// rows of 60,000 columns alone took 20 ms).  A row takes the bitmap when it
 /// has at least one column per max_words_per_column words of the bitmap (a
 /// coalesced read per word against ~log2(n)^2 / 2 scattered compare-swaps
-/// per column); bitmaps and their word ranks take 2·B's columns/8 bytes per
-/// team, max_bytes at most (teams past it sort).  Swept on an H200 (one call,
+/// per column); a bitmap takes B's columns/8 bytes per team, max_bytes at
+/// most (teams past it sort).  Swept on an H200 (one call,
 /// the Hash groups side by side): 8, 64 and 512 words per column with 1 GiB,
 /// and 64 with 256 MiB, all within 1 % on powerlaw:4000000 (29.4-29.7 ms,
 /// 34.5 with no bitmaps) and powerlaw:1000000 (7.5-7.7, 8.0); R-MAT, arrow
