@@ -133,6 +133,33 @@ struct MMTriplet {
   V value;
 };
 
+/// Every rank's `out`, cut into runs for each rank (send_count[r] items for
+/// rank r, from send_at[r] on), to those ranks: returns what this rank gets,
+/// rank by rank.  `what` names the data in an overflow error.  Collective.
+template <class T>
+std::vector<T> exchange_by_rank(MPI_Comm comm, const std::vector<T>& out,
+                                const std::vector<long long>& send_count,
+                                const std::vector<long long>& send_at, const char* what) {
+  const int p = comm_size(comm);
+  std::vector<long long> recv_count(p, 0);
+  SPK_MPI(
+      MPI_Alltoall(send_count.data(), 1, MPI_LONG_LONG, recv_count.data(), 1, MPI_LONG_LONG, comm));
+  std::vector<int> sc(p), sd(p), rc(p), rd(p);
+  long long nrecv = 0;
+  const long long tb = static_cast<long long>(sizeof(T));
+  for (int r = 0; r < p; ++r) {
+    sc[r] = mpi_count(send_count[r] * tb, what);
+    sd[r] = mpi_count(send_at[r] * tb, what);
+    rc[r] = mpi_count(recv_count[r] * tb, what);
+    rd[r] = mpi_count(nrecv * tb, what);
+    nrecv += recv_count[r];
+  }
+  std::vector<T> in(static_cast<size_t>(nrecv));
+  SPK_MPI(MPI_Alltoallv(out.data(), sc.data(), sd.data(), MPI_BYTE, in.data(), rc.data(), rd.data(),
+                        MPI_BYTE, comm));
+  return in;
+}
+
 /// The single-process reader's rule that a symmetric coordinate file stores
 /// one triangle (spk::Impl::check_one_triangle), across ranks: when the file
 /// has entries in both strict triangles (one allreduce tells), each
@@ -153,7 +180,7 @@ void check_one_triangle_parallel(MPI_Comm comm, const std::string& path, const s
   if (!both[0] || !both[1]) return;
   // (larger index, smaller index, entry number in the file, above the diagonal)
   using Key = std::array<long long, 4>;
-  std::vector<long long> send_count(p, 0), send_at(p + 1, 0), recv_count(p, 0);
+  std::vector<long long> send_count(p, 0), send_at(p + 1, 0);
   for (const Entry& e : stored)
     if (!e.skip && e.row != e.col) ++send_count[std::max(e.row, e.col) % p];
   for (int r = 0; r < p; ++r) send_at[r + 1] = send_at[r] + send_count[r];
@@ -167,21 +194,8 @@ void check_one_triangle_parallel(MPI_Comm comm, const std::string& path, const s
       out[at[hi % p]++] = {hi, lo, first_entry + static_cast<long long>(k), e.row < e.col};
     }
   }
-  SPK_MPI(
-      MPI_Alltoall(send_count.data(), 1, MPI_LONG_LONG, recv_count.data(), 1, MPI_LONG_LONG, comm));
-  std::vector<int> sc(p), sd(p), rc(p), rd(p);
-  long long nrecv = 0;
-  const long long kb = static_cast<long long>(sizeof(Key));
-  for (int r = 0; r < p; ++r) {
-    sc[r] = mpi_count(send_count[r] * kb, "a Matrix Market read's mirrored pairs");
-    sd[r] = mpi_count(send_at[r] * kb, "a Matrix Market read's mirrored pairs");
-    rc[r] = mpi_count(recv_count[r] * kb, "a Matrix Market read's mirrored pairs");
-    rd[r] = mpi_count(nrecv * kb, "a Matrix Market read's mirrored pairs");
-    nrecv += recv_count[r];
-  }
-  std::vector<Key> in(static_cast<size_t>(nrecv));
-  SPK_MPI(MPI_Alltoallv(out.data(), sc.data(), sd.data(), MPI_BYTE, in.data(), rc.data(), rd.data(),
-                        MPI_BYTE, comm));
+  std::vector<Key> in =
+      exchange_by_rank(comm, out, send_count, send_at, "a Matrix Market read's mirrored pairs");
   std::sort(in.begin(), in.end());
   // The pair completed first: the smallest later entry of a pair stored in
   // both triangles (each side's first entry; repeats within a side are
@@ -338,22 +352,9 @@ CsrMatrix<S, O, F, HostDevice> read_rows_parallel_as(MPI_Comm comm, const std::s
     std::vector<long long> at(send_at.begin(), send_at.end() - 1);
     each([&](const Triplet& t) { out[at[row_layout.owner(t.row)]++] = t; });
   }
-  std::vector<long long> recv_count(p, 0);
-  SPK_MPI(
-      MPI_Alltoall(send_count.data(), 1, MPI_LONG_LONG, recv_count.data(), 1, MPI_LONG_LONG, comm));
-  std::vector<int> sc(p), sd(p), rc(p), rd(p);
-  long long nrecv = 0;
-  for (int r = 0; r < p; ++r) {
-    const long long tb = static_cast<long long>(sizeof(Triplet));
-    sc[r] = mpi_count(send_count[r] * tb, "a Matrix Market read's entries");
-    sd[r] = mpi_count(send_at[r] * tb, "a Matrix Market read's entries");
-    rc[r] = mpi_count(recv_count[r] * tb, "a Matrix Market read's entries");
-    rd[r] = mpi_count(nrecv * tb, "a Matrix Market read's entries");
-    nrecv += recv_count[r];
-  }
-  std::vector<Triplet> in(static_cast<size_t>(nrecv));
-  SPK_MPI(MPI_Alltoallv(out.data(), sc.data(), sd.data(), MPI_BYTE, in.data(), rc.data(), rd.data(),
-                        MPI_BYTE, comm));
+  const std::vector<Triplet> in =
+      exchange_by_rank(comm, out, send_count, send_at, "a Matrix Market read's entries");
+  const long long nrecv = static_cast<long long>(in.size());
   SPK_REQUIRE(spk::Impl::fits_integer<F>(nrecv), Overflow,
               "spk::dist::read_matrix_market_parallel: rank ", me, " gets ", nrecv,
               " entries, more than the offset type ", spk::Impl::type_name<F>(), " holds");
