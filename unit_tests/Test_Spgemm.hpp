@@ -262,10 +262,10 @@ TEST(TEST_CATEGORY, spgemm_hash_waves) {
   // tables' rows; 8 bitmaps (8 x 128 KiB) in the byte budget.
   spk::SpgemmWideRowTuning wide;
   wide.max_bytes = std::size_t(8) * 4 * 32768;
-  int bitmap_teams = -1;
-  auto waves = spk::Impl::spgemm_hash_waves(lp.groups, lp.hash_entries, room, true, 32768, wide,
-                                            bitmap_teams);
+  auto waves = spk::Impl::spgemm_hash_waves(lp.groups, lp.hash_entries, room);
+  int bitmap_teams = spk::Impl::spgemm_assign_wide_row_bitmaps(waves, 32768, wide);
   ASSERT_EQ(waves.size(), 3u);
+  EXPECT_EQ(spk::Impl::spgemm_hash_wave_entries(waves), 53248u);
   EXPECT_EQ(waves[0].count, 2);
   EXPECT_EQ(waves[0].teams, 23);
   EXPECT_EQ(waves[0].entries, 53248u);
@@ -294,13 +294,13 @@ TEST(TEST_CATEGORY, spgemm_hash_waves) {
   EXPECT_EQ(waves[1].group[0].slab_begin, 0u);
   EXPECT_EQ(waves[1].group[0].bitmaps, 0);
   EXPECT_EQ(bitmap_teams, 8);
-  // Unsorted, or B too wide for 4 words per column of the 2^11 and 2^12
-  // tables: no bitmaps.
-  spk::Impl::spgemm_hash_waves(lp.groups, lp.hash_entries, room, false, 32768, wide, bitmap_teams);
+  // B of 2^37 columns (past 32-bit words), or too wide for 4 words per
+  // column of the 2^11 and 2^12 tables: no bitmaps.
+  waves = spk::Impl::spgemm_hash_waves(lp.groups, lp.hash_entries, room);
+  bitmap_teams = spk::Impl::spgemm_assign_wide_row_bitmaps(waves, std::uint64_t(1) << 32, wide);
   EXPECT_EQ(bitmap_teams, 0);
   wide.max_words_per_column = 4;
-  waves = spk::Impl::spgemm_hash_waves(lp.groups, lp.hash_entries, room, true, 32768, wide,
-                                       bitmap_teams);
+  bitmap_teams = spk::Impl::spgemm_assign_wide_row_bitmaps(waves, 32768, wide);
   EXPECT_EQ(bitmap_teams, 0);
   EXPECT_EQ(waves[0].group[0].bitmaps, 0);
   // A budget below a slab: one slab a group, the largest one's table is the
@@ -309,19 +309,20 @@ TEST(TEST_CATEGORY, spgemm_hash_waves) {
   spk::Impl::spgemm_set_hash_groups(lp, t, runs);
   for (const auto& g : lp.groups) EXPECT_EQ(g.slabs, 1);
   EXPECT_EQ(lp.hash_entries, 4096u);
-  waves = spk::Impl::spgemm_hash_waves(lp.groups, lp.hash_entries, room, true, 32768, wide,
-                                       bitmap_teams);
+  waves = spk::Impl::spgemm_hash_waves(lp.groups, lp.hash_entries, room);
   EXPECT_EQ(waves.size(), 4u);
   // Symbolic's keys-only launches have one key buffer: the groups share
   // launches as the limit allows (6144 slots: 4096 + 2048, then 1024 + 512).
   waves = spk::Impl::spgemm_hash_waves(
-      lp.groups, 6144, [](const spk::Impl::SpgemmLongRowGroup&) { return std::uint32_t(0); }, false,
-      0, spk::SpgemmWideRowTuning{}, bitmap_teams);
+      lp.groups, 6144, [](const spk::Impl::SpgemmLongRowGroup&) { return std::uint32_t(0); });
   ASSERT_EQ(waves.size(), 2u);
   EXPECT_EQ(waves[0].count, 2);
   EXPECT_EQ(waves[1].count, 2);
   EXPECT_EQ(waves[1].group[1].team_begin, 1);
   EXPECT_EQ(waves[1].group[1].slab_begin, 1024u);
+  // A launch's teams find their groups.
+  EXPECT_EQ(waves[1].group_of(0).row_begin, waves[1].group[0].row_begin);
+  EXPECT_EQ(waves[1].group_of(1).row_begin, waves[1].group[1].row_begin);
 }
 
 /// BinnedHash with 3000 bytes of scratch (rows past 128 slots are long), the

@@ -178,41 +178,24 @@ void check_one_triangle_parallel(MPI_Comm comm, const std::string& path, const s
     if (!e.skip && e.row != e.col) both[e.row < e.col ? 0 : 1] = 1;
   SPK_MPI(MPI_Allreduce(MPI_IN_PLACE, both, 2, MPI_LONG_LONG, MPI_MAX, comm));
   if (!both[0] || !both[1]) return;
-  // (larger index, smaller index, entry number in the file, above the diagonal)
-  using Key = std::array<long long, 4>;
+  using spk::Impl::TriangleKey;
   std::vector<long long> send_count(p, 0), send_at(p + 1, 0);
   for (const Entry& e : stored)
     if (!e.skip && e.row != e.col) ++send_count[std::max(e.row, e.col) % p];
   for (int r = 0; r < p; ++r) send_at[r + 1] = send_at[r] + send_count[r];
-  std::vector<Key> out(static_cast<size_t>(send_at[p]));
+  std::vector<TriangleKey> out(static_cast<size_t>(send_at[p]));
   {
     std::vector<long long> at(send_at.begin(), send_at.end() - 1);
     for (size_t k = 0; k < stored.size(); ++k) {
       const Entry& e = stored[k];
       if (e.skip || e.row == e.col) continue;
-      const long long hi = std::max(e.row, e.col), lo = std::min(e.row, e.col);
-      out[at[hi % p]++] = {hi, lo, first_entry + static_cast<long long>(k), e.row < e.col};
+      out[at[std::max(e.row, e.col) % p]++] =
+          spk::Impl::triangle_key(e.row, e.col, first_entry + static_cast<long long>(k));
     }
   }
-  std::vector<Key> in =
+  std::vector<TriangleKey> in =
       exchange_by_rank(comm, out, send_count, send_at, "a Matrix Market read's mirrored pairs");
-  std::sort(in.begin(), in.end());
-  // The pair completed first: the smallest later entry of a pair stored in
-  // both triangles (each side's first entry; repeats within a side are
-  // ordinary duplicates).
-  long long pair[2] = {std::numeric_limits<long long>::max(), -1};  // later, earlier
-  for (size_t b = 0; b < in.size();) {
-    size_t e = b;
-    long long first_side[2] = {-1, -1};
-    for (; e < in.size() && in[e][0] == in[b][0] && in[e][1] == in[b][1]; ++e)
-      if (first_side[in[e][3]] < 0) first_side[in[e][3]] = in[e][2];
-    if (first_side[0] >= 0 && first_side[1] >= 0 &&
-        std::max(first_side[0], first_side[1]) < pair[0]) {
-      pair[0] = std::max(first_side[0], first_side[1]);
-      pair[1] = std::min(first_side[0], first_side[1]);
-    }
-    b = e;
-  }
+  const std::array<long long, 2> pair = spk::Impl::first_mirrored_pair(in);  // later, earlier
   long long later = pair[0];
   SPK_MPI(MPI_Allreduce(MPI_IN_PLACE, &later, 1, MPI_LONG_LONG, MPI_MIN, comm));
   if (later == std::numeric_limits<long long>::max()) return;

@@ -592,6 +592,36 @@ inline std::string mirrored_pair_reason(const MatrixMarketHeader& h, long long r
          "rather than guess whether to sum them";
 }
 
+/// An off-diagonal entry of a symmetric file: (larger index, smaller index,
+/// entry number, 1 above the diagonal / 0 below); a std type, so that
+/// std::sort's swap is found by ADL in std only.
+using TriangleKey = std::array<long long, 4>;
+
+/// The key of an off-diagonal entry (row != col), entry number k.
+inline TriangleKey triangle_key(long long row, long long col, long long k) {
+  return {std::max(row, col), std::min(row, col), k, row < col ? 1 : 0};
+}
+
+/// Sorts `keys` and finds the pair stored in both triangles that is
+/// completed first in file order: {later entry, earlier entry} (each side's
+/// first entry; repeats within a side are ordinary duplicates), or
+/// {LLONG_MAX, -1} when there is none.
+inline std::array<long long, 2> first_mirrored_pair(std::vector<TriangleKey>& keys) {
+  std::sort(keys.begin(), keys.end());
+  std::array<long long, 2> pair = {std::numeric_limits<long long>::max(), -1};
+  for (size_t b = 0; b < keys.size();) {
+    size_t e = b;
+    long long first_side[2] = {-1, -1};  // the run is sorted by entry number
+    for (; e < keys.size() && keys[e][0] == keys[b][0] && keys[e][1] == keys[b][1]; ++e)
+      if (first_side[keys[e][3]] < 0) first_side[keys[e][3]] = keys[e][2];
+    if (first_side[0] >= 0 && first_side[1] >= 0 &&
+        std::max(first_side[0], first_side[1]) < pair[0])
+      pair = {std::max(first_side[0], first_side[1]), std::min(first_side[0], first_side[1])};
+    b = e;
+  }
+  return pair;
+}
+
 /// A symmetric (or skew-symmetric) coordinate file stores one triangle;
 /// one that holds both (i, j) and (j, i) is refused, naming both lines
 /// (summing them would double the entry, keeping one would drop data: no
@@ -601,30 +631,12 @@ inline std::string mirrored_pair_reason(const MatrixMarketHeader& h, long long r
 template <class Entry>
 void check_one_triangle(const std::string& path, const std::string& text, const Chunks& ch,
                         const MatrixMarketHeader& h, const std::vector<Entry>& stored) {
-  // (larger index, smaller index, entry number); a std type, so that
-  // std::sort's swap is found by ADL in std only.
-  std::vector<std::array<long long, 3>> keys;
+  std::vector<TriangleKey> keys;
   for (long long k = 0; k < static_cast<long long>(stored.size()); ++k) {
     const Entry& e = stored[k];
-    if (!e.skip && e.row != e.col)
-      keys.push_back({std::max(e.row, e.col), std::min(e.row, e.col), k});
+    if (!e.skip && e.row != e.col) keys.push_back(triangle_key(e.row, e.col, k));
   }
-  std::sort(keys.begin(), keys.end());
-  long long earlier = -1, later = std::numeric_limits<long long>::max();
-  for (size_t b = 0; b < keys.size();) {
-    size_t e = b;
-    long long first_upper = -1, first_lower = -1;  // the run is sorted by k
-    for (; e < keys.size() && keys[e][0] == keys[b][0] && keys[e][1] == keys[b][1]; ++e) {
-      const Entry& en = stored[keys[e][2]];
-      long long& first = en.row < en.col ? first_upper : first_lower;
-      if (first < 0) first = keys[e][2];
-    }
-    if (first_upper >= 0 && first_lower >= 0 && std::max(first_upper, first_lower) < later) {
-      later = std::max(first_upper, first_lower);
-      earlier = std::min(first_upper, first_lower);
-    }
-    b = e;
-  }
+  const auto [later, earlier] = first_mirrored_pair(keys);
   if (earlier < 0) return;
   const Entry& a = stored[earlier];
   const Entry& b = stored[later];

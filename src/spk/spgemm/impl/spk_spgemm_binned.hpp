@@ -730,7 +730,78 @@ struct SpgemmHashWave {
   int count = 0, teams = 0;
   std::uint64_t entries = 0;  // slab slots
   std::uint32_t kcap = 0;     // its groups' key buffer
+  /// The group of the launch's team `team`.
+  KOKKOS_INLINE_FUNCTION const SpgemmHashGroupSlot& group_of(int team) const {
+    int q = 0;
+    while (q + 1 < count && team >= group[q + 1].team_begin) ++q;
+    return group[q];
+  }
 };
+
+/// The Hash launches (numeric's; symbolic's of keys alone): the groups in
+/// order, with their slabs, a launch taking the next group while the slabs
+/// fit `limit` slots and the group has the launch's key buffer
+/// (`key_room(group)`): the groups of tables larger than the scratch holds
+/// share one, and a launch's teams all get the same scratch (the smaller
+/// tables' groups of many rows ran slower with the largest one's:
+/// blockdiag:500000:64's numeric 47 -> 52 ms on an H200).
+template <class KeyRoom>
+std::vector<SpgemmHashWave> spgemm_hash_waves(const std::vector<SpgemmLongRowGroup>& groups,
+                                              std::uint64_t limit, const KeyRoom& key_room) {
+  std::vector<SpgemmHashWave> waves;
+  for (const SpgemmLongRowGroup& grp : groups) {
+    const std::uint64_t entries = grp.capacity * static_cast<std::uint64_t>(grp.slabs);
+    const std::uint32_t kcap = key_room(grp);
+    if (waves.empty() || waves.back().count == SpgemmHashWave::max_groups ||
+        waves.back().entries + entries > limit || waves.back().kcap != kcap)
+      waves.emplace_back();
+    SpgemmHashWave& w = waves.back();
+    SpgemmHashGroupSlot& g = w.group[w.count++];
+    g.row_begin = grp.begin;
+    g.rows = grp.end - grp.begin;
+    g.capacity = grp.capacity;
+    g.slab_begin = w.entries;
+    g.team_begin = w.teams;
+    g.teams = grp.slabs;
+    g.kcap = kcap;
+    w.entries += entries;
+    w.teams += grp.slabs;
+    w.kcap = kcap;
+  }
+  return waves;
+}
+
+/// The slab slots of the largest of these launches.
+inline std::uint64_t spgemm_hash_wave_entries(const std::vector<SpgemmHashWave>& waves) {
+  std::uint64_t entries = 0;
+  for (const SpgemmHashWave& w : waves) entries = std::max(entries, w.entries);
+  return entries;
+}
+
+/// Numeric's wide-row bitmaps (SpgemmWideRowTuning): to the first teams of
+/// the groups whose rows may outgrow their key buffers and be dense enough
+/// in B's `words` bitmap words, as many in a launch as the byte cap holds.
+/// Returns the most any launch uses.
+inline int spgemm_assign_wide_row_bitmaps(std::vector<SpgemmHashWave>& waves, std::uint64_t words,
+                                          const SpgemmWideRowTuning& wide) {
+  if (words >= (std::uint64_t(1) << 32)) return 0;
+  const std::uint64_t per_team = sizeof(std::uint32_t) * std::max<std::uint64_t>(1, words);
+  const int allowed = static_cast<int>(
+      std::min<std::uint64_t>(wide.max_bytes / per_team, std::numeric_limits<int>::max()));
+  int most = 0;
+  for (SpgemmHashWave& w : waves) {
+    int used = 0;
+    for (int q = 0; q < w.count; ++q) {
+      SpgemmHashGroupSlot& g = w.group[q];
+      if (g.capacity <= g.kcap || words > wide.max_words_per_column * g.capacity) continue;
+      g.bitmap_begin = used;
+      g.bitmaps = std::min(g.teams, allowed - used);
+      used += g.bitmaps;
+    }
+    most = std::max(most, used);
+  }
+  return most;
+}
 
 /// The Hash groups of the long rows: `runs` (ranges of the long bin and
 /// their table capacity, largest first), each with as many slabs as the
@@ -750,18 +821,11 @@ inline void spgemm_set_hash_groups(SpgemmLongRowPlan& lp, const SpgemmBinnedTuni
     lp.num_slabs = std::max(lp.num_slabs, grp.slabs);
   }
   // Numeric runs groups side by side while their slabs fit the budget
-  // (spgemm_hash_waves, with this area as its limit).
-  const std::uint64_t limit = std::max(lp.budget_entries, largest);
-  std::uint64_t wave = 0;
-  int in_wave = 0;
-  lp.hash_entries = 0;
-  for (const SpgemmLongRowGroup& grp : runs) {
-    const std::uint64_t e = grp.capacity * grp.slabs;
-    if (in_wave == SpgemmHashWave::max_groups || wave + e > limit) wave = 0, in_wave = 0;
-    wave += e;
-    ++in_wave;
-    lp.hash_entries = std::max(lp.hash_entries, wave);
-  }
+  // (spgemm_hash_waves, with this area as its limit; its key buffers only
+  // cut launches shorter).
+  lp.hash_entries = spgemm_hash_wave_entries(
+      spgemm_hash_waves(runs, std::max(lp.budget_entries, largest),
+                        [](const SpgemmLongRowGroup&) { return std::uint32_t(0); }));
   lp.groups = std::move(runs);
   if (!lp.groups.empty()) lp.slab_capacity = lp.groups.front().capacity;
 }
@@ -1558,14 +1622,11 @@ static void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Per
         largest = std::max<std::uint64_t>(largest, g.capacity * g.slabs);
         global.push_back(g);
       }
-      int no_bitmaps = 0;
-      const std::vector<SpgemmHashWave> waves = spgemm_hash_waves(
-          global, std::max(key_budget, largest),
-          [](const SpgemmLongRowGroup&) { return std::uint32_t(0); }, false, 0,
-          SpgemmWideRowTuning{}, no_bitmaps);
-      std::uint64_t entries = 0;
-      for (const SpgemmHashWave& w : waves) entries = std::max(entries, w.entries);
-      const TempView<O, ExecSpace> slab_mem(sp, "spk::spgemm::slab_keys", entries);
+      const std::vector<SpgemmHashWave> waves =
+          spgemm_hash_waves(global, std::max(key_budget, largest),
+                            [](const SpgemmLongRowGroup&) { return std::uint32_t(0); });
+      const TempView<O, ExecSpace> slab_mem(sp, "spk::spgemm::slab_keys",
+                                            spgemm_hash_wave_entries(waves));
       const auto slab = slab_mem.view;
       const int lc = spgemm_global_list<F>(t);
       const std::size_t lbytes = Balanced::scratch_bytes(lc);
@@ -1575,9 +1636,7 @@ static void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Per
             light_weight(Policy(sp, w.teams, bin.team_size, V_)
                              .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(lbytes)))),
             KOKKOS_LAMBDA(const Member& member) {
-              int q = 0;
-              while (q + 1 < w.count && member.league_rank() >= w.group[q + 1].team_begin) ++q;
-              const SpgemmHashGroupSlot& grp = w.group[q];
+              const SpgemmHashGroupSlot& grp = w.group_of(member.league_rank());
               const int lr = member.league_rank() - grp.team_begin;
               O* keys = slab.data() + grp.slab_begin + lr * grp.capacity;
               const auto g = Balanced::carve(
@@ -1801,60 +1860,6 @@ struct BitmapNumericScratch {
             reinterpret_cast<std::uint32_t*>(base + part_bytes + group_bytes)};
   }
 };
-
-/// The Hash launches (numeric's; symbolic's of keys alone): the groups in
-/// order, with their slabs, a launch taking the next group while the slabs
-/// fit `limit` slots and the group has the launch's key buffer
-/// (`key_room(group)`): the groups of tables larger than the scratch holds
-/// share one, and a launch's teams all get the same scratch (the smaller
-/// tables' groups of many rows ran slower with the largest one's:
-/// blockdiag:500000:64's numeric 47 -> 52 ms on an H200).  Wide-row bitmaps
-/// go to the first teams of the groups whose rows may outgrow their key
-/// buffers and be dense enough in B's `words` bitmap words, `bitmap_teams`
-/// at most in a launch (set to the most any launch uses).
-template <class KeyRoom>
-std::vector<SpgemmHashWave> spgemm_hash_waves(const std::vector<SpgemmLongRowGroup>& groups,
-                                              std::uint64_t limit, const KeyRoom& key_room,
-                                              bool bitmaps, std::uint64_t words,
-                                              const SpgemmWideRowTuning& wide, int& bitmap_teams) {
-  std::vector<SpgemmHashWave> waves;
-  for (const SpgemmLongRowGroup& grp : groups) {
-    const std::uint64_t entries = grp.capacity * static_cast<std::uint64_t>(grp.slabs);
-    const std::uint32_t kcap = key_room(grp);
-    if (waves.empty() || waves.back().count == SpgemmHashWave::max_groups ||
-        waves.back().entries + entries > limit || waves.back().kcap != kcap)
-      waves.emplace_back();
-    SpgemmHashWave& w = waves.back();
-    SpgemmHashGroupSlot& g = w.group[w.count++];
-    g.row_begin = grp.begin;
-    g.rows = grp.end - grp.begin;
-    g.capacity = grp.capacity;
-    g.slab_begin = w.entries;
-    g.team_begin = w.teams;
-    g.teams = grp.slabs;
-    g.kcap = kcap;
-    w.entries += entries;
-    w.teams += grp.slabs;
-    w.kcap = kcap;
-  }
-  const std::uint64_t per_team = sizeof(std::uint32_t) * std::max<std::uint64_t>(1, words);
-  const int allowed = static_cast<int>(
-      std::min<std::uint64_t>(wide.max_bytes / per_team, std::numeric_limits<int>::max()));
-  bitmap_teams = 0;
-  if (!bitmaps || words >= (std::uint64_t(1) << 32)) return waves;
-  for (SpgemmHashWave& w : waves) {
-    int used = 0;
-    for (int q = 0; q < w.count; ++q) {
-      SpgemmHashGroupSlot& g = w.group[q];
-      if (g.capacity <= g.kcap || words > wide.max_words_per_column * g.capacity) continue;
-      g.bitmap_begin = used;
-      g.bitmaps = std::min(g.teams, allowed - used);
-      used += g.bitmaps;
-    }
-    bitmap_teams = std::max(bitmap_teams, used);
-  }
-  return waves;
-}
 
 template <class ExecSpace, class V, class Perm>
 static void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm& perm,
@@ -2117,16 +2122,14 @@ static void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm
       const std::size_t room =
           t.scratch > head + layout.slack ? t.scratch - head - layout.slack : 0;
       const std::uint64_t words = (ncols + 31) / 32;
-      int bitmap_teams = 0;
-      const std::vector<SpgemmHashWave> waves = spgemm_hash_waves(
-          lp.groups, lp.hash_entries,
-          [&](const SpgemmLongRowGroup& grp) {
+      std::vector<SpgemmHashWave> waves =
+          spgemm_hash_waves(lp.groups, lp.hash_entries, [&](const SpgemmLongRowGroup& grp) {
             return static_cast<std::uint32_t>(
                 std::min<std::uint64_t>(grp.capacity, room / sizeof(O)));
-          },
-          sorted, words, t.wide_row, bitmap_teams);
-      std::uint64_t entries = 0;
-      for (const SpgemmHashWave& w : waves) entries = std::max(entries, w.entries);
+          });
+      const int bitmap_teams =
+          sorted ? spgemm_assign_wide_row_bitmaps(waves, words, t.wide_row) : 0;
+      const std::uint64_t entries = spgemm_hash_wave_entries(waves);
       const TempView<O, ExecSpace> keys_mem(sp, "spk::spgemm::slab_keys", entries);
       const TempView<S, ExecSpace> vals_mem(sp, "spk::spgemm::slab_values", entries);
       const TempView<std::uint32_t, ExecSpace> bits_mem(sp, "spk::spgemm::wide_row_bits",
@@ -2144,9 +2147,7 @@ static void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm
                 Policy(sp, w.teams, bin.team_size, V_)
                     .set_scratch_size(0, Kokkos::PerTeam(static_cast<int>(layout.request(bytes))))),
             KOKKOS_LAMBDA(const Member& member) {
-              int q = 0;
-              while (q + 1 < w.count && member.league_rank() >= w.group[q + 1].team_begin) ++q;
-              const SpgemmHashGroupSlot& grp = w.group[q];
+              const SpgemmHashGroupSlot& grp = w.group_of(member.league_rank());
               const int lr = member.league_rank() - grp.team_begin;
               char* mine = spgemm_team_scratch(member, bytes, layout);
               int* counter = reinterpret_cast<int*>(mine + layout.list(lc));
