@@ -296,7 +296,7 @@ TEST(TEST_CATEGORY, settings_from_environment) {
       {"SPK_MAX_BIN_STREAMS", "2"},       {"SPK_DIST_IPC", "0"},
       {"SPK_GPU_AWARE_MPI", "1"},         {"SPK_POOLED_RESULTS", ""},
       {"SPK_SPGEMM_MAX_SLABS", "3"},      {"SPK_SPGEMM_WARP_SORT", "5:8:6:7:4"},
-      {"SPK_SPGEMM_WARP_SORT_FEW", "0"},  {"SPK_SPGEMM_REGROUP", "3:1000:1:8"},
+      {"SPK_SPGEMM_WARP_SORT_FEW", "0"},  {"SPK_SPGEMM_REGROUP", "3:1000:1:8:12.5"},
       {"SPK_SPGEMM_SAMPLE", "2.5"},       {"SPK_SPGEMM_WIDE_ROW", "16:4096"}};
   const auto lookup = [&env](const char* name) -> const char* {
     const auto it = env.find(name);
@@ -324,6 +324,7 @@ TEST(TEST_CATEGORY, settings_from_environment) {
   EXPECT_EQ(s.spgemm.regroup_min_products.value_or(0), 1000u);
   EXPECT_EQ(s.spgemm.regroup_warp_sorted, std::optional<bool>(true));
   EXPECT_EQ(s.spgemm.regroup_max_lane_products.value_or(0), 8u);
+  EXPECT_EQ(s.spgemm.regroup_team_products_per_column.value_or(0), 12.5);
   EXPECT_EQ(s.spgemm.sample_compression.value_or(-1.0), 2.5);
   EXPECT_FALSE(s.spgemm.sample_min_products.has_value());
   EXPECT_EQ(s.spgemm.wide_row_words_per_column.value_or(0), 16u);

@@ -7,6 +7,7 @@
 // tolerance that follows the scalar type.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -159,6 +160,81 @@ void largest_scratch_tables() {
   expect_product(Ah, Bh, spk::spgemm(Exec(), A, B, options), "binned/unsorted");
 }
 
+/// A rows x cols matrix whose rows have min_len … max_len entries (every
+/// seventh row empty).
+template <class S, class O, class F>
+HostCsr<S, O, F> rows_between(long long rows, long long cols, int min_len, int max_len,
+                              std::uint64_t seed) {
+  spk::Impl::SplitMix64 g(seed);
+  std::vector<std::vector<long long>> pattern(rows);
+  long long nnz = 0;
+  for (long long i = 0; i < rows; ++i) {
+    if (i % 7 == 3) continue;
+    const long long len = min_len + static_cast<long long>(g.below(max_len - min_len + 1));
+    std::vector<char> used(cols, 0);
+    while (static_cast<long long>(pattern[i].size()) < len) {
+      const long long c = static_cast<long long>(g.below(cols));
+      if (!used[c]) used[c] = 1, pattern[i].push_back(c);
+    }
+    std::sort(pattern[i].begin(), pattern[i].end());
+    nnz += len;
+  }
+  HostCsr<S, O, F> A("A", static_cast<O>(rows), static_cast<O>(cols), static_cast<F>(nnz));
+  F k = 0;
+  for (long long i = 0; i < rows; ++i) {
+    A.row_map()(i) = k;
+    for (const long long c : pattern[i]) {
+      A.col_idx()(k) = static_cast<O>(c);
+      A.values()(k) = spk_test::random_value<S>(g);
+      ++k;
+    }
+  }
+  A.row_map()(rows) = k;
+  return A;
+}
+
+/// Heavy accumulation: 12,000 rows of A of 50-90 entries (two or three
+/// rounds of a warp's lanes) over B's rows of up to 6 entries in 24
+/// columns (~130-230 products, at most 24 columns a row), with the
+/// regrouping and symbolic's sampling forced: on CUDA, float and double
+/// rows leave their warp-sorted bin (enough rows that it does not count as
+/// few) for warp-hashed tables; complex ones and the host spaces take lane
+/// tables.
+template <class Combination>
+void heavy_accumulation_on_warp_tables() {
+  using S = typename Combination::scalar;
+  using O = typename Combination::ordinal;
+  using F = typename Combination::offset;
+  const auto Ah = rows_between<S, O, F>(12000, 300, 50, 90, 53);
+  const auto Bh = spk_test::random_csr<S, O, F>(300, 24, 6, 6, 59);
+  const auto A = spk::create_mirror_view_and_copy(Device(), Ah);
+  const auto B = spk::create_mirror_view_and_copy(Device(), Bh);
+  spk::SpgemmOptions options;
+  options.algorithm = spk::SpgemmAlgorithm::BinnedHash;
+  options.tuning.regroup_shrink_log2 = 2;
+  options.tuning.regroup_min_products = 0;
+  options.tuning.regroup_warp_sorted = true;
+  options.tuning.regroup_team_products_per_column = 1;
+  options.tuning.sample_compression = 0;
+  options.tuning.sample_min_products = 0;
+  for (const auto sort : {spk::SpgemmSort::Sorted, spk::SpgemmSort::Unsorted}) {
+    options.sort = sort;
+    spk::SpgemmHandle<O, F, Device> handle(options);
+    spk::CsrMatrix<S, O, F, Device> C;
+    spk::spgemm_symbolic(Exec(), handle, A, B, C);
+    std::int64_t hashed = 0;
+    for (const auto& bin : handle.bins())
+      if (bin.kernel == spk::Impl::SpgemmBinKernel::WarpHashed) hashed += bin.end - bin.begin;
+    if (spk::Impl::spgemm_warp_sort_capable<Exec, S>())
+      EXPECT_GT(hashed, 8000);
+    else
+      EXPECT_EQ(hashed, 0);
+    Kokkos::deep_copy(C.values(), from_z<S>(Z(std::nan(""), 0)));
+    spk::spgemm_numeric(Exec(), handle, A, B, C);
+    expect_product(Ah, Bh, C, sort == spk::SpgemmSort::Sorted ? "sorted" : "unsorted");
+  }
+}
+
 template <class Combination>
 void numeric_phase_reused_with_new_values() {
   using S = typename Combination::scalar;
@@ -194,6 +270,9 @@ void numeric_phase_reused_with_new_values() {
   }                                                                   \
   TEST(TEST_CATEGORY, scalars_spgemm_largest_tables_##tag) {          \
     largest_scratch_tables<spk_test::Types<S, O, F>>();               \
+  }                                                                   \
+  TEST(TEST_CATEGORY, scalars_spgemm_heavy_accumulation_##tag) {      \
+    heavy_accumulation_on_warp_tables<spk_test::Types<S, O, F>>();    \
   }
 #include <spk_test_scalar_combinations.inc>
 #undef SPK_SCALAR_TESTS

@@ -525,7 +525,8 @@ TEST(TEST_CATEGORY, spgemm_regroup_compressed_rows) {
   // Symbolic bins every row by its products; numeric's tables need to hold
   // only the columns, so with the regrouping forced (no minimum of products,
   // warp-sorted bins too, any products per lane) the narrow rows of 2^8 slots or more by their
-  // products move to lane bins of 64 slots, the wide rows keep their bins.
+  // products move to bins of 64 slots (warp-hashed where they were
+  // warp-sorted, lane bins elsewhere), the wide rows keep their bins.
   const auto [A, B, a, b] = heavy_and_light();
   const int m = A.num_rows(), narrow = HeavyAndLight::narrow;
   const auto ref = spk::reference::spgemm(A, B);
@@ -537,6 +538,8 @@ TEST(TEST_CATEGORY, spgemm_regroup_compressed_rows) {
   forced.regroup_min_products = 0;
   forced.regroup_warp_sorted = true;        // on CUDA the narrow rows' bin is warp-sorted
   forced.regroup_max_lane_products = 1000;  // host lane groups are one thread
+  forced.sample_compression = 0;            // ... and hashed by symbolic
+  forced.sample_min_products = 0;
   spk::SpgemmTuningOverrides off;
   off.regroup_shrink_log2 = 0;
   for (const bool regroup : {true, false}) {
@@ -555,7 +558,7 @@ TEST(TEST_CATEGORY, spgemm_regroup_compressed_rows) {
           Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), handle.plan().perm);
       // Every row in exactly one bin; a row in a hash bin fits its table.
       std::vector<int> seen(m, 0);
-      int narrow_in_lanes = 0, narrow_rows = 0, wide_in_small_lanes = 0;
+      int narrow_in_lanes = 0, narrow_rows = 0, wide_in_small_lanes = 0, narrow_hashed = 0;
       std::int64_t at = handle.bins().empty() ? 0 : handle.bins().front().begin;
       for (const auto& bin : handle.bins()) {
         EXPECT_EQ(bin.begin, at);
@@ -566,7 +569,8 @@ TEST(TEST_CATEGORY, spgemm_regroup_compressed_rows) {
           ASSERT_LT(i, m);
           ++seen[i];
           const auto n = static_cast<std::uint64_t>(ref.row_map()(i + 1) - ref.row_map()(i));
-          const bool lanes = bin.kernel == spk::Impl::SpgemmBinKernel::LanesPerRow;
+          const bool hashed = bin.kernel == spk::Impl::SpgemmBinKernel::WarpHashed;
+          const bool lanes = hashed || bin.kernel == spk::Impl::SpgemmBinKernel::LanesPerRow;
           if (lanes || bin.kernel == spk::Impl::SpgemmBinKernel::TeamPerRow)
             EXPECT_LE(spk::Impl::spgemm_table_capacity(n), std::uint64_t(1) << bin.log2_capacity)
                 << "row " << i;
@@ -577,6 +581,7 @@ TEST(TEST_CATEGORY, spgemm_regroup_compressed_rows) {
           if (i < narrow && i != 7 && by_products >= 8 && spk::Impl::spgemm_table_log2(n) <= 6) {
             ++narrow_rows;
             if (small_lanes) ++narrow_in_lanes;
+            if (hashed) ++narrow_hashed;
           }
           if (i >= narrow && by_products >= 8 && small_lanes) ++wide_in_small_lanes;
         }
@@ -590,6 +595,9 @@ TEST(TEST_CATEGORY, spgemm_regroup_compressed_rows) {
         EXPECT_EQ(narrow_in_lanes, narrow_rows);
       else
         EXPECT_EQ(narrow_in_lanes, 0);
+      // Warp-sorted bins (CUDA) move their rows to warp-hashed tables.
+      const bool sorts = spk::Impl::spgemm_warp_sort_capable<ExecSpace, double>();
+      EXPECT_EQ(narrow_hashed, regroup && sorts ? narrow_rows : 0);
       EXPECT_EQ(wide_in_small_lanes, 0);
       spk_test::poison(C.col_idx());
       spk_test::poison(C.values());
@@ -632,9 +640,13 @@ TEST(TEST_CATEGORY, spgemm_sampled_symbolic_hash) {
       spk::CsrMatrix<double, int, int, ExecSpace> C;
       spk::spgemm_symbolic(ExecSpace(), handle, Ad, Bd, C);
       ASSERT_EQ(static_cast<long long>(handle.nnz()), static_cast<long long>(ref.nnz()));
+      // Sortable: warp-sorted by symbolic (sm_90 policy) and not few rows.
+      const int min_sym = spk::Impl::spgemm_cuda_sm90.warp_sort_min_log2_sym;
+      const std::int64_t conc = spk::Impl::concurrency(ExecSpace());
       int sortable = 0, hashed = 0;
       for (const auto& bin : handle.bins()) {
-        if (bin.kernel == spk::Impl::SpgemmBinKernel::WarpSorted && bin.log2_capacity >= 8)
+        if (bin.kernel == spk::Impl::SpgemmBinKernel::WarpSorted && bin.log2_capacity >= min_sym &&
+            (bin.end - bin.begin) * 32 >= conc)
           ++sortable;
         if (bin.symbolic_hash) ++hashed;
       }
@@ -645,6 +657,100 @@ TEST(TEST_CATEGORY, spgemm_sampled_symbolic_hash) {
       spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
       expect_product(C, sort, ref, bound, "sampled rows");
     }
+  }
+}
+
+TEST(TEST_CATEGORY, spgemm_warp_hashed_rows) {
+  // Heavy accumulation on rows whose A rows take two to seven rounds of a
+  // warp's lanes (33-210 entries) over B rows of 0-6 entries in few columns:
+  // ~100-450 products and at most 24, 90 or 180 columns a row (tables of
+  // 32, 128 and 256 slots), some rows and some of B's rows empty.  With the
+  // regrouping forced the rows leave their warp-sorted bins for warp-hashed
+  // tables and symbolic hashes every sampled bin (CUDA); elsewhere they take
+  // lane tables.  Sorted and unsorted, numeric twice, every option set.
+  // The last cases' rows (~600-850 products, >= 7 a column) are team rows,
+  // moved to warp-hashed tables when the tuning asks for 1 product per
+  // column, not when it asks for 10^9.
+  struct Case {
+    int columns, a_min, a_span, b_min, b_span, shrink;
+    double team_products_per_column;
+  };
+  for (const Case c :
+       {Case{24, 33, 38, 1, 5, 2, 0}, Case{90, 60, 41, 2, 5, 2, 0}, Case{180, 70, 31, 2, 5, 1, 0},
+        Case{90, 150, 61, 3, 4, 2, 1}, Case{90, 150, 61, 3, 4, 2, 1e9}}) {
+    SCOPED_TRACE("columns " + std::to_string(c.columns) + ", team rows at " +
+                 std::to_string(c.team_products_per_column) + " products per column");
+    const int m = 12000, k = 400;
+    spk::Impl::SplitMix64 rng(71 + c.columns);
+    std::vector<std::vector<std::pair<int, double>>> a(m), b(k);
+    for (int q = 0; q < k; ++q) {
+      if (q % 50 == 3) continue;
+      const int n = c.b_min + static_cast<int>(rng.below(c.b_span));
+      std::vector<char> used(c.columns, 0);
+      for (int e = 0; e < n; ++e) {
+        const int j = static_cast<int>(rng.below(c.columns));
+        if (!used[j]) b[q].emplace_back(j, 0.5 + rng.uniform());
+        used[j] = 1;
+      }
+      std::sort(b[q].begin(), b[q].end());
+    }
+    for (int i = 0; i < m; ++i) {
+      if (i % 1001 == 9) continue;
+      const int n = c.a_min + static_cast<int>(rng.below(c.a_span));
+      std::vector<char> used(k, 0);
+      for (int e = 0; e < n; ++e) {
+        const int j = static_cast<int>(rng.below(k));
+        if (!used[j]) a[i].emplace_back(j, rng.uniform() < 0.5 ? -1.0 - rng.uniform() : 1.0);
+        used[j] = 1;
+      }
+      std::sort(a[i].begin(), a[i].end());
+    }
+    const auto A = spk::reference::csr_from_rows<double, int, int>(m, k, a);
+    const auto B = spk::reference::csr_from_rows<double, int, int>(k, c.columns, b);
+    const auto ref = spk::reference::spgemm(A, B);
+    const auto bound = product_bound(A, B);
+    auto Ad = spk::create_mirror_view_and_copy(ExecSpace(), A);
+    auto Bd = spk::create_mirror_view_and_copy(ExecSpace(), B);
+    spk::SpgemmTuningOverrides forced;
+    forced.regroup_shrink_log2 = c.shrink;
+    forced.regroup_min_products = 0;
+    forced.regroup_warp_sorted = true;
+    forced.regroup_max_lane_products = 1000;  // host lane groups are one thread
+    forced.sample_compression = 0;
+    forced.sample_min_products = 0;
+    forced.regroup_team_products_per_column = c.team_products_per_column;
+    const bool sorts = spk::Impl::spgemm_warp_sort_capable<ExecSpace, double>();
+    for (const auto sort : {spk::SpgemmSort::Sorted, spk::SpgemmSort::Unsorted}) {
+      spk::SpgemmOptions o;
+      o.algorithm = spk::SpgemmAlgorithm::BinnedHash;
+      o.sort = sort;
+      o.tuning = forced;
+      spk::SpgemmHandle<int, int, ExecSpace> handle(o);
+      spk::CsrMatrix<double, int, int, ExecSpace> C;
+      spk::spgemm_symbolic(ExecSpace(), handle, Ad, Bd, C);
+      ASSERT_EQ(static_cast<long long>(handle.nnz()), static_cast<long long>(ref.nnz()));
+      std::int64_t hashed_rows = 0;
+      int largest = 0;
+      for (const auto& bin : handle.bins())
+        if (bin.kernel == spk::Impl::SpgemmBinKernel::WarpHashed) {
+          hashed_rows += bin.end - bin.begin;
+          largest = std::max(largest, bin.log2_capacity);
+        }
+      if (sorts && c.team_products_per_column < 1e9) {
+        EXPECT_GT(hashed_rows, m / 2);
+        EXPECT_EQ(largest, spk::Impl::spgemm_table_log2(c.columns));
+      } else {
+        EXPECT_EQ(hashed_rows, 0);
+      }
+      spk_test::poison(C.col_idx());
+      spk_test::poison(C.values());
+      spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
+      expect_product(C, sort, ref, bound, "warp-hashed rows");
+      spk_test::poison(C.values());
+      spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
+      expect_product(C, sort, ref, bound, "warp-hashed rows, numeric again");
+    }
+    check_product(A, B, "warp-hashed rows, every option set", true, forced);
   }
 }
 

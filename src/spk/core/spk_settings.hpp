@@ -21,7 +21,7 @@
 //   SPK_SPGEMM_LONG_B_ROW=n          spgemm.long_b_row        the tuning policy's
 //   SPK_SPGEMM_WARP_SORT=a:b:c:d[:w[:s]]  spgemm.warp_sort_*  the tuning policy's
 //   SPK_SPGEMM_WARP_SORT_FEW=0|1     spgemm.warp_sort_few     the tuning policy's
-//   SPK_SPGEMM_REGROUP=s[:p[:w[:l]]] spgemm.regroup_*         SpgemmRegroupTuning's
+//   SPK_SPGEMM_REGROUP=s[:p[:w[:l[:t]]]] spgemm.regroup_*     SpgemmRegroupTuning's
 //   SPK_SPGEMM_SAMPLE=c[:p]          spgemm.sample_*          SpgemmSampleTuning's
 //   SPK_SPGEMM_WIDE_ROW=w[:b]        spgemm.wide_row_*        SpgemmWideRowTuning's
 //
@@ -97,6 +97,9 @@ struct SpgemmTuningOverrides {
   std::optional<bool> regroup_warp_sorted;  ///< warp-sorted rows may move too
   /// Rows of more products per lane than this stay.
   std::optional<std::uint64_t> regroup_max_lane_products;
+  /// Team-bin rows of at least this many products per column move to
+  /// warp-hashed tables (CUDA; 0: none).
+  std::optional<double> regroup_team_products_per_column;
   /// Symbolic hashes the warp-sortable bins whose sampled rows have at least
   /// this many products per column (SpgemmSampleTuning) ...
   std::optional<double> sample_compression;
@@ -126,6 +129,8 @@ struct SpgemmTuningOverrides {
     if (!r.regroup_warp_sorted) r.regroup_warp_sorted = fallback.regroup_warp_sorted;
     if (!r.regroup_max_lane_products)
       r.regroup_max_lane_products = fallback.regroup_max_lane_products;
+    if (!r.regroup_team_products_per_column)
+      r.regroup_team_products_per_column = fallback.regroup_team_products_per_column;
     if (!r.sample_compression) r.sample_compression = fallback.sample_compression;
     if (!r.sample_min_products) r.sample_min_products = fallback.sample_min_products;
     if (!r.wide_row_words_per_column)
@@ -218,12 +223,15 @@ inline void parse_warp_sort(const char* s, SpgemmTuningOverrides& t) {
 inline void parse_regroup(const char* s, SpgemmTuningOverrides& t) {
   int shrink = 0, warp_sorted = 0;
   unsigned long long products = 0, per_lane = 0;
-  const int n = std::sscanf(s, "%d:%llu:%d:%llu", &shrink, &products, &warp_sorted, &per_lane);
+  double team = 0;
+  const int n =
+      std::sscanf(s, "%d:%llu:%d:%llu:%lf", &shrink, &products, &warp_sorted, &per_lane, &team);
   if (n < 1) return;
   t.regroup_shrink_log2 = shrink;
   if (n >= 2) t.regroup_min_products = products;
   if (n >= 3) t.regroup_warp_sorted = warp_sorted != 0;
   if (n >= 4) t.regroup_max_lane_products = per_lane;
+  if (n >= 5) t.regroup_team_products_per_column = team;
 }
 
 inline void parse_sample(const char* s, SpgemmTuningOverrides& t) {

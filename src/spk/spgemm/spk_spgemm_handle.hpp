@@ -96,7 +96,8 @@ enum class SpgemmBinKernel {
   TeamPerRow,    ///< a team per row, its table in team scratch
   LongRows,      ///< rows too long for scratch: bitmap or global-memory slabs
   ThreadPerRow,  ///< a thread per row, several rows per team (scratch tables)
-  WarpSorted     ///< a group of a warp's lanes per row, products sorted in registers (CUDA)
+  WarpSorted,    ///< a group of a warp's lanes per row, products sorted in registers (CUDA)
+  WarpHashed     ///< a warp per row, products summed on a table sized by C's row (CUDA, numeric)
 };
 
 /// Short name of a bin kernel (reports, test traces).
@@ -112,6 +113,8 @@ inline const char* to_string(SpgemmBinKernel k) {
       return "thread";
     case SpgemmBinKernel::WarpSorted:
       return "sorted";
+    case SpgemmBinKernel::WarpHashed:
+      return "warp-hash";
   }
   return "?";
 }

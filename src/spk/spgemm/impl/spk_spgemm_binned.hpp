@@ -26,6 +26,7 @@
 #include <impl/spk_spgemm_common.hpp>
 #include <impl/spk_spgemm_long_rows.hpp>
 #include <impl/spk_spgemm_scratch_layout.hpp>
+#include <impl/spk_spgemm_warp_hash.hpp>
 #include <impl/spk_spgemm_warp_sort.hpp>
 #include <limits>
 #include <spk_error.hpp>
@@ -33,6 +34,7 @@
 #include <spk_settings.hpp>
 #include <spk_spgemm_handle.hpp>
 #include <tuning/spk_spgemm_tuning.hpp>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -70,6 +72,7 @@ struct SpgemmBinnedTuning {
   // Sortable bins of few rows sorted too, not a team per row (numeric 10-35 %
   // faster on the H100's medium matrices: ca-CondMat, lhr07, delaunay_n16).
   bool warp_sort_few = false;
+  bool warp_hash = false;              // warp-hashed rows (spk_spgemm_warp_hash.hpp) run here
   SpgemmLongRowTuning long_row_split;  // long rows over several teams
   SpgemmRegroupTuning regroup;         // numeric's bins by C's row lengths
   SpgemmSampleTuning sample;           // symbolic's hashed warp-sortable bins
@@ -127,6 +130,7 @@ void spgemm_device_tuning(SpgemmBinnedTuning& t, const ExecSpace& space, const S
     t.warp_sort_warps = std::clamp(o.warp_sort_warps.value_or(p.warp_sort_warps), 1, 32);
     t.warp_sort_slots = std::clamp(o.warp_sort_slots.value_or(p.warp_sort_slots), 1, 8);
     t.warp_sort_few = o.warp_sort_few.value_or(p.warp_sort_few);
+    t.warp_hash = true;
   }
 }
 
@@ -162,6 +166,8 @@ SpgemmBinnedTuning spgemm_binned_tuning(const ExecSpace& space, const SpgemmOpti
   t.regroup.min_products = o.regroup_min_products.value_or(t.regroup.min_products);
   t.regroup.warp_sorted = o.regroup_warp_sorted.value_or(t.regroup.warp_sorted);
   t.regroup.max_lane_products = o.regroup_max_lane_products.value_or(t.regroup.max_lane_products);
+  t.regroup.team_products_per_column =
+      o.regroup_team_products_per_column.value_or(t.regroup.team_products_per_column);
   t.sample.compression = o.sample_compression.value_or(t.sample.compression);
   t.sample.min_products = o.sample_min_products.value_or(t.sample.min_products);
   t.wide_row.max_words_per_column =
@@ -942,28 +948,41 @@ inline SpgemmBin spgemm_regrouped_bin(const SpgemmBinnedTuning& t,
           ? spgemm_lane_rows(
                 t, layout.lane_row(std::size_t(1) << bin.log2_capacity, t.vector_length, true),
                 layout.slack)
-          : t.team_threads;
+      : kernel == SpgemmBinKernel::WarpHashed ? t.warp_sort_warps
+                                              : t.team_threads;
   bin.long_b_row = spgemm_long_b_row(bin.team_size, t.vector_length, t.long_b_row);
   return bin;
 }
 
-/// The scratch bins' bounds in a regrouped segment (relative to its start)
-/// and the largest lane table each bin's rows may move to (-1: none).
+/// The scratch bins' bounds in a regrouped segment (relative to its start);
+/// for each bin, the largest warp-hashed table its rows may move to (-1:
+/// none) and the products per column a row needs for it, the largest lane
+/// table (-1: none) and the most products a row on it may have.
 struct SpgemmShrinkableBins {
   std::int64_t end[spgemm_max_bins];
-  int max_log2[spgemm_max_bins];
+  int hash_log2[spgemm_max_bins];
+  double hash_products_per_column[spgemm_max_bins];
+  int lane_log2[spgemm_max_bins];
+  std::uint64_t lane_products[spgemm_max_bins];
   int count;
 };
 
+/// Classes of numeric's regrouping: a moved row's class is its table's log2
+/// (below warp_hashed_class) or warp_hashed_class + that log2 (a
+/// warp-hashed table); rows that stay have kept_class + their bin.
+inline constexpr int spgemm_warp_hashed_class = 32, spgemm_kept_class = 64;
+
 /// Numeric's grouping of the scratch bins' rows by their length in C, once
 /// symbolic has counted them (SpgemmRegroupTuning): a row whose C row needs
-/// a lane table 2^shrink_log2 times smaller than its bin's, or less, moves
-/// to a lane bin of that table, when its products are few enough for a lane
-/// group (which takes A's entries one after the other, where a team spreads
-/// them over its threads); the other rows keep their bins.  Bins of
-/// one row per thread are left alone (their tables are the smallest), so
-/// are bins of few rows (their team per row is for parallelism) and, unless
-/// the tuning says otherwise, warp-sorted bins.
+/// a table 2^shrink_log2 times smaller than its bin's, or less, moves to a
+/// bin of that table: a warp-hashed bin when it comes from a warp-sorted
+/// bin that symbolic's sample hashed (the products spread over a warp, as
+/// they were) or from a team bin with many products per column, else a
+/// lane bin when its products are few enough for a lane group (which takes
+/// A's entries one after the other, where a team spreads them over its
+/// threads); the other rows keep their bins.  Bins of one row per thread
+/// are left alone (their tables are the smallest), so are bins of few rows
+/// (their team per row is for parallelism).
 template <class ExecSpace, class Perm, class Counts, class Products>
 static void spgemm_regroup_compressed_rows(const ExecSpace& space, const Perm& perm,
                                            const Counts& counts, const Products& products,
@@ -973,21 +992,36 @@ static void spgemm_regroup_compressed_rows(const ExecSpace& space, const Perm& p
   const int shrink = t.regroup.shrink_log2;
   if (shrink <= 0) return;
   using K = SpgemmBinKernel;
-  auto limit_of = [&](const SpgemmBin& bin) {
-    if (bin.kernel == K::LongRows || bin.kernel == K::ThreadPerRow ||
-        (bin.kernel == K::WarpSorted && !t.regroup.warp_sorted) || t.few_rows(bin.end - bin.begin))
-      return -1;
-    const int l = std::min(bin.log2_capacity - shrink, t.max_lane_log2);
-    return l >= spgemm_min_log2 ? l : -1;
+  // The largest warp-hashed and lane tables a bin's rows may move to (-1:
+  // none).
+  auto limits_of = [&](const SpgemmBin& bin) {
+    std::pair<int, int> none{-1, -1};
+    // A warp-sorted bin only when symbolic's sample found many products per
+    // column there: on others few rows move and the regrouping's ~0.1 ms is
+    // lost (TSOPF_RS_b39_c30, cage11, airfoil_2d: +0.1 ms symbolic).
+    const bool sorted_stays =
+        bin.kernel == K::WarpSorted && !(t.regroup.warp_sorted && bin.symbolic_hash);
+    if (bin.kernel == K::LongRows || bin.kernel == K::ThreadPerRow || bin.kernel == K::WarpHashed ||
+        sorted_stays || t.few_rows(bin.end - bin.begin))
+      return none;
+    auto valid = [](int l) { return l >= spgemm_min_log2 ? l : -1; };
+    const int hash_log2 = valid(std::min(bin.log2_capacity - shrink, WarpHash::max_log2 - 1));
+    const int lane_log2 = valid(std::min(bin.log2_capacity - shrink, t.max_lane_log2));
+    if (bin.kernel == K::WarpSorted) return std::pair{hash_log2, -1};
+    const bool team_hash =
+        bin.kernel == K::TeamPerRow && t.warp_hash && t.regroup.team_products_per_column > 0;
+    return std::pair{team_hash ? hash_log2 : -1, lane_log2};
   };
   std::size_t first = bins.size(), last = 0;
   std::uint64_t work = 0;
-  for (std::size_t b = 0; b < bins.size(); ++b)
-    if (limit_of(bins[b]) >= 0) {
+  for (std::size_t b = 0; b < bins.size(); ++b) {
+    const auto [h, l] = limits_of(bins[b]);
+    if (h >= 0 || l >= 0) {
       first = std::min(first, b);
       last = b;
       work += bins[b].work;
     }
+  }
   if (first > last || work < t.regroup.min_products ||
       last - first + 1 > static_cast<std::size_t>(spgemm_max_bins))
     return;
@@ -996,45 +1030,54 @@ static void spgemm_regroup_compressed_rows(const ExecSpace& space, const Perm& p
   sb.count = static_cast<int>(last - first + 1);
   const std::int64_t b0 = bins[first].begin, n = bins[last].end - b0;
   for (int j = 0; j < sb.count; ++j) {
-    sb.end[j] = bins[first + j].end - b0;
-    sb.max_log2[j] = limit_of(bins[first + j]);
+    const SpgemmBin& bin = bins[first + j];
+    sb.end[j] = bin.end - b0;
+    std::tie(sb.hash_log2[j], sb.lane_log2[j]) = limits_of(bin);
+    sb.hash_products_per_column[j] =
+        bin.kernel == K::WarpSorted ? 0.0 : t.regroup.team_products_per_column;
+    sb.lane_products[j] = t.regroup.max_lane_products * static_cast<std::uint64_t>(t.vector_length);
   }
-  // Classes: log2 of a moved row's table (< 64), 64 + j for the rows that
-  // stay in the range's bin j.
-  const int nc = 64 + sb.count;
-  const std::uint64_t max_products =
-      t.regroup.max_lane_products * static_cast<std::uint64_t>(t.vector_length);
+  constexpr int hashed = spgemm_warp_hashed_class, kept = spgemm_kept_class;
+  const int nc = kept + sb.count;
   auto class_of = [=] KOKKOS_FUNCTION(const std::int64_t r, const O i) {
     int j = 0;
     while (sb.end[j] <= r) ++j;
-    const int l = spgemm_table_log2(static_cast<std::uint64_t>(counts(i + 1)));
-    return l <= sb.max_log2[j] && products(i) <= max_products ? l : 64 + j;
+    const auto columns = static_cast<std::uint64_t>(counts(i + 1));
+    const auto p = static_cast<std::uint64_t>(products(i));
+    const int l = spgemm_table_log2(columns);
+    if (l <= sb.hash_log2[j] && double(p) >= sb.hash_products_per_column[j] * double(columns))
+      return hashed + l;
+    if (l <= sb.lane_log2[j] && p <= sb.lane_products[j]) return l;
+    return kept + j;
   };
   std::vector<int> order;
-  for (int j = 0; j < sb.count; ++j) order.push_back(64 + j);
-  for (int l = spgemm_min_log2; l < 64; ++l) order.push_back(l);
+  for (int j = 0; j < sb.count; ++j) order.push_back(kept + j);
+  for (int l = spgemm_min_log2; l < kept; ++l) order.push_back(l);
   // Nothing to place when no row moves.
   auto some_move = [](const std::vector<std::int64_t>& size) {
-    return std::any_of(size.begin(), size.begin() + 64, [](std::int64_t x) { return x > 0; });
+    return std::any_of(size.begin(), size.begin() + kept, [](std::int64_t x) { return x > 0; });
   };
   SpgemmRegrouped g;
   if (!spgemm_regroup_segment(space, perm, b0, n, nc, class_of, order, +some_move, g)) return;
   std::vector<SpgemmBin> range;
   for (int j = 0; j < sb.count; ++j) {
     const SpgemmBin& was = bins[first + j];
-    const std::int64_t rows = g.size[64 + j];
+    const std::int64_t rows = g.size[kept + j];
     if (rows == 0) continue;
     SpgemmBin bin = was;
-    bin.begin = b0 + g.at[64 + j];
+    bin.begin = b0 + g.at[kept + j];
     bin.end = bin.begin + rows;
     bin.work = was.work / static_cast<std::uint64_t>(was.end - was.begin) * rows;
     range.push_back(bin);
   }
-  for (int l = spgemm_min_log2; l < 64; ++l)
-    if (g.size[l] > 0)
-      range.push_back(spgemm_regrouped_bin(
-          t, layout, SpgemmBinKernel::LanesPerRow, l, b0 + g.at[l], b0 + g.at[l] + g.size[l],
-          static_cast<std::uint64_t>(g.size[l]) * (std::uint64_t(3) << (l + shrink)) / 4));
+  for (int c = spgemm_min_log2; c < kept; ++c) {
+    if (g.size[c] == 0) continue;
+    const bool warp = c >= hashed;
+    const int l = warp ? c - hashed : c;
+    range.push_back(spgemm_regrouped_bin(
+        t, layout, warp ? K::WarpHashed : K::LanesPerRow, l, b0 + g.at[c], b0 + g.at[c] + g.size[c],
+        static_cast<std::uint64_t>(g.size[c]) * (std::uint64_t(3) << (l + shrink)) / 4));
+  }
   bins.erase(bins.begin() + first, bins.begin() + last + 1);
   bins.insert(bins.begin() + first, range.begin(), range.end());
 }
@@ -1494,6 +1537,14 @@ static void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Per
                                   counts, t.warp_sort_warps);
         continue;
       }
+      // The sampled bins of many products per column: a warp's table of
+      // as many slots as products.
+      if (kernel == K::WarpSorted && bin.symbolic_hash && bin.log2_capacity >= WarpHash::min_log2 &&
+          bin.log2_capacity <= WarpHash::max_log2) {
+        spgemm_warp_hash_symbolic(sp, bin.log2_capacity, v, perm, begin, nr, counts,
+                                  t.warp_sort_warps);
+        continue;
+      }
     }
     if (kernel == K::ThreadPerRow || ((kernel == K::LanesPerRow || kernel == K::WarpSorted) &&
                                       bin.log2_capacity <= t.max_thread_log2_sym)) {
@@ -1889,6 +1940,13 @@ static void spgemm_binned_numeric(const ExecSpace& space, const V& v, const Perm
       } else {
         SPK_REQUIRE(false, Error, "spk::spgemm_numeric: the handle's symbolic ran on a backend ",
                     "with warp-sorted rows, ", ExecSpace::name(), " has none");
+      }
+    } else if (bin.kernel == SpgemmBinKernel::WarpHashed) {
+      if constexpr (spgemm_warp_sort_capable<ExecSpace, S>()) {
+        spgemm_warp_hash_numeric(sp, bin.log2_capacity, v, perm, begin, nr, bin.team_size);
+      } else {
+        SPK_REQUIRE(false, Error, "spk::spgemm_numeric: the handle's symbolic ran on a backend ",
+                    "with warp-hashed rows, ", ExecSpace::name(), " has none");
       }
     } else if (bin.kernel == SpgemmBinKernel::ThreadPerRow) {
       // One row per thread on interleaved tables (see symbolic): sum, compact

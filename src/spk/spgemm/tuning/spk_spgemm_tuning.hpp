@@ -144,25 +144,39 @@ struct SpgemmWideRowTuning {
 /// counted them: symbolic bins a row by its products, but a row of heavy
 /// accumulation has far fewer columns (a 27-point stencil squared: 729
 /// products, 125 columns), and numeric's table needs to hold only the
-/// columns.  A row whose C row fits a lane table at least 2^shrink_log2
-/// times smaller than its bin's moves to a lane bin of that size, when it
-/// has at most max_lane_products products per lane (a lane group takes A's
-/// entries one after the other, a team spreads them over its threads).
-/// Measured on an H200, numeric ms regrouped against not: the team rows of
-/// stencil27:106 (~23 products a lane; tables of 1,024 slots to 256) 19.1
-/// against 23.4; fem:20:6:7's (~51) 1.82 against 1.72 and
-/// ptap:sa:stencil27:106's (~77) 2.0 against 1.5 lost, hence 32.  The
-/// warp-sorted rows of ap:sa:stencil27:106 (~130 products and ~13 columns: a
-/// 256-slot sort against 32-slot lane tables) lost too, 7.4 against 5.3, so
-/// warp-sorted bins stay unless warp_sorted says otherwise.  Only when the
-/// bins that may shrink hold at least min_products products: the
-/// regrouping costs two kernels and a host synchronisation (~0.1 ms on
-/// 1.2·10^6 rows).  shrink_log2 = 0: never.
+/// columns.  A row whose C row fits a table at least 2^shrink_log2 times
+/// smaller than its bin's moves to a bin of that table:
+/// - from a warp-sorted bin that symbolic's sample found of many products
+///   per column (SpgemmSampleTuning; warp_sorted), to a warp-hashed table
+///   (spk_spgemm_warp_hash.hpp: the warp's lanes share the products, the
+///   table sized by C's row).  Without the sample's word, small SuiteSparse
+///   products (2-4 products per column: TSOPF_RS_b39_c30, cage11,
+///   airfoil_2d) paid the regrouping (+0.1 ms) for few moved rows.  ap:sa:stencil27:106 (~125
+///   products and ~13 columns a row) on an H200: numeric 2.9 ms against 5.3 sorted (and 7.4 on
+///   32-slot lane tables, where a lane group of 8 takes one A entry at a time, half its lanes idle
+///   on B's rows of ~4.6).
+/// - from a team bin, to a warp-hashed table when it has at least
+///   team_products_per_column products per column (CUDA), else to a lane
+///   table when it has at most max_lane_products products per lane (a lane
+///   group takes A's entries one after the other, a team spreads them over
+///   its threads).  Warp-hashed team rows, H200 numeric ms against their
+///   team or lane bins: ptap:sa:stencil27:106 (~48 products per column)
+///   1.16 against 1.49; fem:20:6:7 (~12) 2.00 against 1.84, fem:50:6:7
+///   (~12) 26.0 against 25.2, stencil27:106 (~6: B's rows of 27 already fill
+///   a lane group) 31.0 against 19.1; hence 24.  Lane tables: the team rows
+///   of stencil27:106 (~23 products a lane; tables of 1,024 slots to 256)
+///   19.1 against 23.4; fem:20:6:7's (~51) 1.82 against 1.72 and
+///   ptap:sa:stencil27:106's (~77) 2.0 against 1.5 lost, hence 32.
+/// Only when the bins that may shrink hold at least min_products products:
+/// the regrouping costs two kernels and a host synchronisation (~0.1 ms on
+/// 1.2·10^6 rows).  shrink_log2 = 0: never; team_products_per_column = 0:
+/// no team row to a warp-hashed table.
 struct SpgemmRegroupTuning {
   int shrink_log2 = 2;
   std::uint64_t min_products = std::uint64_t(1) << 22;
   std::uint64_t max_lane_products = 32;
-  bool warp_sorted = false;
+  bool warp_sorted = true;
+  double team_products_per_column = 24.0;
 };
 
 /// Symbolic's choice for the bins it would warp-sort (rows of 2^8-2^9
@@ -210,10 +224,13 @@ inline constexpr SpgemmDevicePolicy spgemm_cuda_sm90 = {
     // lane (the thread and lane bins' tables of values hold occupancy down:
     // 2-4x slower on H100; sorting the 512-slot bin instead of a team per
     // row gained ~4 % on the suite, about the noise).  Symbolic keeps its
-    // key-only thread and lane tables up to 128 (as fast or faster there)
-    // and sorts the rows of 129-512 (docs/spgemm.md, "Warp-sorted rows")
-    // unless SpgemmSampleTuning finds many products per column.
-    5, 9, 8, 9, 4, 8,
+    // key-only thread tables up to 64 and sorts the rows of 65-512
+    // (docs/spgemm.md, "Warp-sorted rows") unless SpgemmSampleTuning finds
+    // many products per column (then warp-hashed tables).  Sorting the
+    // 65-128 bin instead of lane tables of 128: symbolic 4 % faster in
+    // geometric mean over 20 generated and 13 SuiteSparse products on an
+    // H200 (none more than 3 % slower; ap:sa:stencil27:42 0.58 -> 0.47 ms).
+    5, 9, 7, 9, 4, 8,
     // Few-row sortable bins sorted too: numeric 10-35 % faster on the H100's
     // medium matrices (ca-CondMat, lhr07, delaunay_n16).
     true};
