@@ -636,6 +636,7 @@ TEST(TEST_CATEGORY, spgemm_sampled_symbolic_hash) {
         o.tuning.sample_compression = compression;
         o.tuning.sample_min_products = 0;
       }
+      o.tuning.regroup_shrink_log2 = 0;  // the bins as symbolic left them
       spk::SpgemmHandle<int, int, ExecSpace> handle(o);
       spk::CsrMatrix<double, int, int, ExecSpace> C;
       spk::spgemm_symbolic(ExecSpace(), handle, Ad, Bd, C);
@@ -661,26 +662,28 @@ TEST(TEST_CATEGORY, spgemm_sampled_symbolic_hash) {
 }
 
 TEST(TEST_CATEGORY, spgemm_warp_hashed_rows) {
-  // Heavy accumulation on rows whose A rows take two to seven rounds of a
-  // warp's lanes (33-210 entries) over B rows of 0-6 entries in few columns:
-  // ~100-450 products and at most 24, 90 or 180 columns a row (tables of
+  // Heavy accumulation on rows whose A rows take two to twelve rounds of a
+  // warp's lanes (33-360 entries) over B rows of 0-6 entries in few columns:
+  // ~100-1,350 products and at most 24, 90 or 180 columns a row (tables of
   // 32, 128 and 256 slots), some rows and some of B's rows empty.  With the
   // regrouping forced the rows leave their warp-sorted bins for warp-hashed
   // tables and symbolic hashes every sampled bin (CUDA); elsewhere they take
   // lane tables.  Sorted and unsorted, numeric twice, every option set.
-  // The last cases' rows (~600-850 products, >= 7 a column) are team rows,
-  // moved to warp-hashed tables when the tuning asks for 1 product per
-  // column, not when it asks for 10^9.
+  // The last cases' rows (~600-850 and ~1,100-1,350 products, >= 7 a
+  // column) are team rows, counted and moved to warp-hashed tables (of
+  // 1,024 and 2,048 slots in symbolic) when the tuning asks for 1 product
+  // per column, not when it asks for 10^9.
   struct Case {
     int columns, a_min, a_span, b_min, b_span, shrink;
     double team_products_per_column;
   };
-  for (const Case c :
-       {Case{24, 33, 38, 1, 5, 2, 0}, Case{90, 60, 41, 2, 5, 2, 0}, Case{180, 70, 31, 2, 5, 1, 0},
-        Case{90, 150, 61, 3, 4, 2, 1}, Case{90, 150, 61, 3, 4, 2, 1e9}}) {
+  for (const Case c : {Case{24, 33, 38, 1, 5, 2, 0}, Case{90, 60, 41, 2, 5, 2, 0},
+                       Case{180, 70, 31, 2, 5, 1, 0}, Case{90, 150, 61, 3, 4, 2, 1},
+                       Case{90, 150, 61, 3, 4, 2, 1e9}, Case{90, 300, 61, 3, 4, 2, 1}}) {
     SCOPED_TRACE("columns " + std::to_string(c.columns) + ", team rows at " +
                  std::to_string(c.team_products_per_column) + " products per column");
-    const int m = 12000, k = 400;
+    // Enough rows on a GPU that no bin counts as few; fewer suffice on hosts.
+    const int m = spk::Impl::is_host_space_v<ExecSpace> ? 3000 : 12000, k = 400;
     spk::Impl::SplitMix64 rng(71 + c.columns);
     std::vector<std::vector<std::pair<int, double>>> a(m), b(k);
     for (int q = 0; q < k; ++q) {

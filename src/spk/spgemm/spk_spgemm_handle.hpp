@@ -129,8 +129,8 @@ struct SpgemmBin {
   std::int64_t begin = 0, end = 0;  ///< range in the permutation
   std::uint64_t work = 0;           ///< estimated products (orders the bins' kernels)
   std::int64_t long_b_row = 0;      ///< team groups: B rows this long go to the whole team
-  /// Symbolic hashes this warp-sortable bin's rows instead of sorting them
-  /// (their sampled rows have many products per column).
+  /// Symbolic counts this warp-sortable or team bin's rows on warp-hashed
+  /// tables (their sampled rows have many products per column).
   bool symbolic_hash = false;
 };
 

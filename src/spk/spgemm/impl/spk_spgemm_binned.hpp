@@ -1005,7 +1005,7 @@ static void spgemm_regroup_compressed_rows(const ExecSpace& space, const Perm& p
         sorted_stays || t.few_rows(bin.end - bin.begin))
       return none;
     auto valid = [](int l) { return l >= spgemm_min_log2 ? l : -1; };
-    const int hash_log2 = valid(std::min(bin.log2_capacity - shrink, WarpHash::max_log2 - 1));
+    const int hash_log2 = valid(std::min(bin.log2_capacity - shrink, WarpHash::max_numeric_log2));
     const int lane_log2 = valid(std::min(bin.log2_capacity - shrink, t.max_lane_log2));
     if (bin.kernel == K::WarpSorted) return std::pair{hash_log2, -1};
     const bool team_hash =
@@ -1371,7 +1371,10 @@ struct SpgemmSampledBins {
 /// each such bin of enough products have their distinct columns counted (a
 /// team per row, one kernel and one host synchronisation); a bin whose
 /// sampled rows have at least `compression` products per column is hashed
-/// (SpgemmBin::symbolic_hash).  CUDA only: no other backend warp-sorts.
+/// (SpgemmBin::symbolic_hash).  Team bins whose tables a warp's scratch
+/// holds are sampled too, hashed on a warp's table from
+/// SpgemmRegroupTuning::team_products_per_column products per column.
+/// CUDA only: no other backend warp-sorts.
 template <class ExecSpace, class V, class Perm, class Products>
 static void spgemm_sample_compression(const ExecSpace& space, const V& v, const Perm& perm,
                                       const Products& products, std::vector<SpgemmBin>& bins,
@@ -1386,14 +1389,21 @@ static void spgemm_sample_compression(const ExecSpace& space, const V& v, const 
     if (per_bin <= 0) return;
     SpgemmSampledBins sb{};
     std::vector<std::size_t> which;
+    std::vector<double> compression;  // products per column a sampled bin needs
     for (std::size_t b = 0; b < bins.size(); ++b) {
       const SpgemmBin& bin = bins[b];
       const std::int64_t nr = bin.end - bin.begin;
-      const bool sorted = bin.kernel == K::WarpSorted || bin.kernel == K::LanesPerRow ||
-                          bin.kernel == K::ThreadPerRow;
-      if (!sorted || !t.warp_sort_sym(bin.log2_capacity) || t.few_rows(nr) ||
-          bin.work < t.sample.min_products || sb.count == spgemm_max_bins)
+      const bool sorted = (bin.kernel == K::WarpSorted || bin.kernel == K::LanesPerRow ||
+                           bin.kernel == K::ThreadPerRow) &&
+                          t.warp_sort_sym(bin.log2_capacity);
+      // Team rows of heavy accumulation, on warp tables that hold their
+      // products (SpgemmRegroupTuning::team_products_per_column).
+      const bool team = bin.kernel == K::TeamPerRow && t.regroup.team_products_per_column > 0 &&
+                        bin.log2_capacity <= WarpHash::max_symbolic_log2;
+      if (!(sorted || team) || t.few_rows(nr) || bin.work < t.sample.min_products ||
+          sb.count == spgemm_max_bins)
         continue;
+      compression.push_back(sorted ? t.sample.compression : t.regroup.team_products_per_column);
       sb.begin[sb.count] = bin.begin;
       sb.end[sb.count] = bin.end;
       sb.step[sb.count] = std::max<std::int64_t>(1, nr / per_bin);
@@ -1432,7 +1442,7 @@ static void spgemm_sample_compression(const ExecSpace& space, const V& v, const 
     const auto sums_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sums);
     for (int j = 0; j < sb.count; ++j)
       bins[which[j]].symbolic_hash =
-          double(sums_h(2 * j)) >= t.sample.compression * double(sums_h(2 * j + 1));
+          double(sums_h(2 * j)) >= compression[j] * double(sums_h(2 * j + 1));
   }
 }
 
@@ -1537,12 +1547,12 @@ static void spgemm_binned_symbolic(const ExecSpace& space, const V& v, const Per
                                   counts, t.warp_sort_warps);
         continue;
       }
-      // The sampled bins of many products per column: a warp's table of
-      // as many slots as products.
-      if (kernel == K::WarpSorted && bin.symbolic_hash && bin.log2_capacity >= WarpHash::min_log2 &&
-          bin.log2_capacity <= WarpHash::max_log2) {
+      // The sampled bins of many products per column (warp-sortable or
+      // team bins): a warp's table of as many slots as products.
+      if (bin.symbolic_hash && bin.log2_capacity >= WarpHash::min_log2 &&
+          bin.log2_capacity <= WarpHash::max_symbolic_log2) {
         spgemm_warp_hash_symbolic(sp, bin.log2_capacity, v, perm, begin, nr, counts,
-                                  t.warp_sort_warps);
+                                  t.warp_sort_warps, t.scratch);
         continue;
       }
     }

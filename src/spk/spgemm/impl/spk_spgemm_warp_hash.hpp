@@ -14,6 +14,8 @@
 #pragma once
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <impl/spk_spgemm_warp_sort.hpp>
 #include <spk_hash_accumulator.hpp>
@@ -24,8 +26,10 @@ namespace spk::Impl {
 namespace WarpHash {
 /// Lanes per row: a warp.
 inline constexpr int lanes = 32;
-/// Tables of 2^min_log2 … 2^max_log2 slots.
-inline constexpr int min_log2 = 5, max_log2 = 9;
+/// Tables of 2^min_log2 … 2^max_numeric_log2 slots in numeric (its table
+/// sorted in registers: 8 slots a lane at most), … 2^max_symbolic_log2 in
+/// symbolic (keys only, 8 KB of 32-bit keys).
+inline constexpr int min_log2 = 5, max_numeric_log2 = 8, max_symbolic_log2 = 11;
 }  // namespace WarpHash
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -155,10 +159,11 @@ KOKKOS_INLINE_FUNCTION void fill_row(const V& v, std::int64_t i, K* keys, S* val
 }
 
 /// Calls f(std::integral_constant<int, E>) for a table of 2^log2 slots
-/// (E = 2^log2 / 32 slots per lane).
-template <class Fn>
+/// (E = 2^log2 / 32 slots per lane), log2 in [min_log2, MaxLog2].
+template <int MaxLog2, class Fn>
 void with_slots_per_lane(int log2, const Fn& f) {
   using std::integral_constant;
+  static_assert(MaxLog2 >= 8 && MaxLog2 <= 11);
   switch (log2) {
     case 5:
       return f(integral_constant<int, 1>());
@@ -168,25 +173,33 @@ void with_slots_per_lane(int log2, const Fn& f) {
       return f(integral_constant<int, 4>());
     case 8:
       return f(integral_constant<int, 8>());
-    default:
-      return f(integral_constant<int, 16>());
   }
+  if constexpr (MaxLog2 >= 9)
+    if (log2 == 9) return f(integral_constant<int, 16>());
+  if constexpr (MaxLog2 >= 10)
+    if (log2 == 10) return f(integral_constant<int, 32>());
+  if constexpr (MaxLog2 >= 11)
+    if (log2 == 11) return f(integral_constant<int, 64>());
+  Kokkos::abort("spk: warp-hashed table size out of range");
 }
 
 }  // namespace WarpHash
 
 /// Symbolic for the rows perm(begin … begin + nr - 1), at most 32·E
 /// products each: counts(i + 1) = distinct columns of row i.  A warp per
-/// row, `warps` warps per team.
+/// row, `warps` warps per team at most (as many tables as max_bytes of
+/// scratch hold).
 template <int E, class ExecSpace, class V, class Perm, class Counts>
 static void spgemm_warp_hash_symbolic(const ExecSpace& space, const V& v, const Perm& perm,
                                       std::int64_t begin, std::int64_t nr, const Counts& counts,
-                                      int warps) {
+                                      int warps, std::size_t max_bytes) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using O = typename decltype(v.bci)::non_const_value_type;
   constexpr int L = WarpHash::lanes;
-  const int bytes = static_cast<int>(warps * L * E * sizeof(O));
+  constexpr std::size_t row_bytes = std::size_t(L) * E * sizeof(O);
+  warps = std::max(1, std::min<int>(warps, static_cast<int>(max_bytes / row_bytes)));
+  const int bytes = static_cast<int>(warps * row_bytes);
   Kokkos::parallel_for(
       "spk::spgemm::symbolic_warp_hash",
       Policy(space, (nr + warps - 1) / warps, warps, L).set_scratch_size(0, Kokkos::PerTeam(bytes)),
@@ -232,20 +245,22 @@ static void spgemm_warp_hash_numeric(const ExecSpace& space, const V& v, const P
       });
 }
 
-/// The kernels above for a table of 2^log2 slots (log2 in [5, 9]).
+/// The kernels above for a table of 2^log2 slots (log2 in [min_log2,
+/// max_symbolic_log2], [min_log2, max_numeric_log2]).
 template <class ExecSpace, class V, class Perm, class Counts>
 void spgemm_warp_hash_symbolic(const ExecSpace& space, int log2, const V& v, const Perm& perm,
-                               std::int64_t begin, std::int64_t nr, const Counts& counts,
-                               int warps) {
-  WarpHash::with_slots_per_lane(log2, [&](auto e) {
-    spgemm_warp_hash_symbolic<decltype(e)::value>(space, v, perm, begin, nr, counts, warps);
+                               std::int64_t begin, std::int64_t nr, const Counts& counts, int warps,
+                               std::size_t max_bytes) {
+  WarpHash::with_slots_per_lane<WarpHash::max_symbolic_log2>(log2, [&](auto e) {
+    spgemm_warp_hash_symbolic<decltype(e)::value>(space, v, perm, begin, nr, counts, warps,
+                                                  max_bytes);
   });
 }
 
 template <class ExecSpace, class V, class Perm>
 void spgemm_warp_hash_numeric(const ExecSpace& space, int log2, const V& v, const Perm& perm,
                               std::int64_t begin, std::int64_t nr, int warps) {
-  WarpHash::with_slots_per_lane(log2, [&](auto e) {
+  WarpHash::with_slots_per_lane<WarpHash::max_numeric_log2>(log2, [&](auto e) {
     spgemm_warp_hash_numeric<decltype(e)::value>(space, v, perm, begin, nr, warps);
   });
 }
