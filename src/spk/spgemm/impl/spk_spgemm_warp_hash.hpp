@@ -37,52 +37,24 @@ namespace WarpHash {
 
 #if defined(__CUDA_ARCH__)
 /// Calls emit(kb, a) for every product of row i (kb its position in B, a
-/// its A value), spread over the L lanes: A's entries go L at a time, one
-/// per lane; a scan of their B rows' lengths numbers the round's products,
-/// and lane l takes products l, l + L, … (consecutive lanes, consecutive
-/// entries of B), finding each one's A entry by a binary search over the
-/// scan (shuffles).  Every lane runs the same iterations (the shuffles need
-/// the whole group).
+/// its A value when Values), spread over the L lanes: A's entries go L at a
+/// time (WarpSort::load_round), and lane l takes products l, l + L, … of
+/// the round (consecutive lanes, consecutive entries of B).  Every lane
+/// runs the same iterations (the shuffles need the whole group).
 template <int L, bool Values, class V, class Emit>
 __device__ __forceinline__ void for_products(const WarpSort::Lanes<L>& g, const V& v,
                                              std::int64_t i, const Emit& emit) {
-  const int lane = g.lane;
   using F = std::decay_t<decltype(v.arm(0))>;
   using S = std::decay_t<decltype(v.av(0))>;
   const F a0 = v.arm(i), a1 = v.arm(i + 1);
   for (F base = a0; base < a1; base += L) {
-    const F ka = base + lane;
-    int len = 0;
-    F b0 = 0;
-    S a = S(0);
-    if (ka < a1) {
-      const auto k = v.aci(ka);
-      b0 = v.brm(k);
-      len = static_cast<int>(v.brm(k + 1) - b0);
-      if constexpr (Values) a = v.av(ka);
-    }
-    int incl = len;
-#pragma unroll
-    for (int d = 1; d < L; d <<= 1) {
-      const int t = g.shfl_up(incl, d);
-      if (lane >= d) incl += t;
-    }
-    const int excl = incl - len;
-    const int total = g.shfl(incl, L - 1);
-    for (int x0 = 0; x0 < total; x0 += L) {
-      const int x = x0 + lane;
-      // Owner: the last lane whose first product is at or before x.
-      int t = 0;
-#pragma unroll
-      for (int step = L / 2; step > 0; step >>= 1) {
-        const int ex = g.shfl(excl, t + step);
-        if (ex <= x) t += step;
-      }
-      const F tb0 = g.shfl(b0, t);
-      const int tex = g.shfl(excl, t);
-      S ta = S(0);
-      if constexpr (Values) ta = g.shfl(a, t);
-      if (x < total) emit(tb0 + static_cast<F>(x - tex), ta);
+    const auto r = WarpSort::load_round<L, Values>(g, v, base, a1);
+    for (int x0 = 0; x0 < r.total; x0 += L) {
+      const int x = x0 + g.lane;
+      F kb;
+      S a;
+      WarpSort::round_product<L, Values>(g, r, x, kb, a);
+      if (x < r.total) emit(kb, a);
     }
   }
 }

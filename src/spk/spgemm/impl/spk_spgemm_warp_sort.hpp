@@ -73,59 +73,84 @@ struct Lanes {
   __device__ __forceinline__ void sync() const { __syncwarp(mask); }
 };
 
+/// One round of A's entries of a row, one per lane (entry base + lane, when
+/// below a1): its B row's start b0 and A value a (when Values), the first of
+/// its products among the round's (a scan of the B rows' lengths) and the
+/// round's products.
+template <class F, class S>
+struct Round {
+  F b0;
+  S a;
+  int first;
+  int total;
+};
+
+template <int L, bool Values, class V, class F>
+__device__ __forceinline__ auto load_round(const Lanes<L>& g, const V& v, F base, F a1) {
+  using S = std::decay_t<decltype(v.av(0))>;
+  const F ka = base + g.lane;
+  int len = 0;
+  F b0 = 0;
+  S a = S(0);
+  if (ka < a1) {
+    const auto k = v.aci(ka);
+    b0 = v.brm(k);
+    len = static_cast<int>(v.brm(k + 1) - b0);
+    if constexpr (Values) a = v.av(ka);
+  }
+  int incl = len;
+#pragma unroll
+  for (int d = 1; d < L; d <<= 1) {
+    const int t = g.shfl_up(incl, d);
+    if (g.lane >= d) incl += t;
+  }
+  return Round<F, S>{b0, a, incl - len, g.shfl(incl, L - 1)};
+}
+
+/// Product x of a round (0 <= x < r.total for a real one): its position kb
+/// in B and its A value a (when Values).  Its A entry is the last lane whose
+/// first product is at or before x (that lane's B row is not empty), found
+/// by a binary search over the lanes (shuffles: every lane of the group
+/// calls this together).
+template <int L, bool Values, class F, class S>
+__device__ __forceinline__ void round_product(const Lanes<L>& g, const Round<F, S>& r, int x, F& kb,
+                                              S& a) {
+  int t = 0;
+#pragma unroll
+  for (int step = L / 2; step > 0; step >>= 1) {
+    const int ex = g.shfl(r.first, t + step);
+    if (ex <= x) t += step;
+  }
+  kb = g.shfl(r.b0, t) + static_cast<F>(x - g.shfl(r.first, t));
+  a = S(0);
+  if constexpr (Values) a = g.shfl(r.a, t);
+}
+
 /// Calls emit(e, j, kb, a) for each slot e of this lane that holds a
 /// product of row i (blocked: slot e of lane l is product j = l·E + e; kb
 /// its position in B, a its A value when Values), in no particular order of
-/// lanes.  A's entries go L at a time, one per lane; a scan of their B-row
-/// lengths gives each entry's first product, and each slot finds its entry
-/// by a binary search over those (shuffles), so every lane loads at most E
+/// lanes.  A's entries go L at a time (load_round), and each slot finds its
+/// entry in the round (round_product), so every lane loads at most E
 /// products.  Returns the number of products.
 template <int L, int E, bool Values, class V, class Emit>
 __device__ __forceinline__ int for_slots(const Lanes<L>& g, const V& v, std::int64_t i,
                                          const Emit& emit) {
-  const int lane = g.lane;
   using F = std::decay_t<decltype(v.arm(0))>;
   using S = std::decay_t<decltype(v.av(0))>;
   const F a0 = v.arm(i), a1 = v.arm(i + 1);
   int pos = 0;
   for (F base = a0; base < a1; base += L) {
-    const F ka = base + lane;
-    int len = 0;
-    F b0 = 0;
-    S a = S(0);
-    if (ka < a1) {
-      const auto k = v.aci(ka);
-      b0 = v.brm(k);
-      len = static_cast<int>(v.brm(k + 1) - b0);
-      if constexpr (Values) a = v.av(ka);
-    }
-    int incl = len;
-#pragma unroll
-    for (int d = 1; d < L; d <<= 1) {
-      const int t = g.shfl_up(incl, d);
-      if (lane >= d) incl += t;
-    }
-    const int excl = incl - len;
-    const int total = g.shfl(incl, L - 1);
+    const auto r = load_round<L, Values>(g, v, base, a1);
 #pragma unroll
     for (int e = 0; e < E; ++e) {
-      const int j = lane * E + e;
-      const int x = j - pos;  // the slot's product within this chunk
-      // Owner: the last lane whose first product is at or before x (its
-      // B row is not empty when 0 <= x < total).
-      int t = 0;
-#pragma unroll
-      for (int step = L / 2; step > 0; step >>= 1) {
-        const int ex = g.shfl(excl, t + step);
-        if (ex <= x) t += step;
-      }
-      const F tb0 = g.shfl(b0, t);
-      const int tex = g.shfl(excl, t);
-      S ta = S(0);
-      if constexpr (Values) ta = g.shfl(a, t);
-      if (x >= 0 && x < total) emit(e, j, tb0 + static_cast<F>(x - tex), ta);
+      const int j = g.lane * E + e;
+      const int x = j - pos;  // the slot's product within this round
+      F kb;
+      S a;
+      round_product<L, Values>(g, r, x, kb, a);
+      if (x >= 0 && x < r.total) emit(e, j, kb, a);
     }
-    pos += total;
+    pos += r.total;
   }
   return pos;
 }
