@@ -7,7 +7,6 @@
 // tolerance that follows the scalar type.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -160,39 +159,6 @@ void largest_scratch_tables() {
   expect_product(Ah, Bh, spk::spgemm(Exec(), A, B, options), "binned/unsorted");
 }
 
-/// A rows x cols matrix whose rows have min_len … max_len entries (every
-/// seventh row empty).
-template <class S, class O, class F>
-HostCsr<S, O, F> rows_between(long long rows, long long cols, int min_len, int max_len,
-                              std::uint64_t seed) {
-  spk::Impl::SplitMix64 g(seed);
-  std::vector<std::vector<long long>> pattern(rows);
-  long long nnz = 0;
-  for (long long i = 0; i < rows; ++i) {
-    if (i % 7 == 3) continue;
-    const long long len = min_len + static_cast<long long>(g.below(max_len - min_len + 1));
-    std::vector<char> used(cols, 0);
-    while (static_cast<long long>(pattern[i].size()) < len) {
-      const long long c = static_cast<long long>(g.below(cols));
-      if (!used[c]) used[c] = 1, pattern[i].push_back(c);
-    }
-    std::sort(pattern[i].begin(), pattern[i].end());
-    nnz += len;
-  }
-  HostCsr<S, O, F> A("A", static_cast<O>(rows), static_cast<O>(cols), static_cast<F>(nnz));
-  F k = 0;
-  for (long long i = 0; i < rows; ++i) {
-    A.row_map()(i) = k;
-    for (const long long c : pattern[i]) {
-      A.col_idx()(k) = static_cast<O>(c);
-      A.values()(k) = spk_test::random_value<S>(g);
-      ++k;
-    }
-  }
-  A.row_map()(rows) = k;
-  return A;
-}
-
 /// Heavy accumulation: 14,000 rows of A of 45-65 entries (two or three
 /// rounds of a warp's lanes) over B's rows of up to 6 entries in 24
 /// columns (~100-200 products, at most 24 columns a row), with the
@@ -205,7 +171,11 @@ void heavy_accumulation_on_warp_tables() {
   using S = typename Combination::scalar;
   using O = typename Combination::ordinal;
   using F = typename Combination::offset;
-  const auto Ah = rows_between<S, O, F>(14000, 300, 45, 65, 53);
+  spk::Impl::SplitMix64 g(53);
+  const auto Ah = spk_test::random_csr_of_lengths<S, O, F>(
+      14000, 300, g, [](long long i, spk::Impl::SplitMix64& r) {
+        return i % 7 == 3 ? 0LL : 45 + static_cast<long long>(r.below(21));  // 45-65, some empty
+      });
   const auto Bh = spk_test::random_csr<S, O, F>(300, 24, 6, 6, 59);
   const auto A = spk::create_mirror_view_and_copy(Device(), Ah);
   const auto B = spk::create_mirror_view_and_copy(Device(), Bh);

@@ -110,6 +110,20 @@ H product_bound(const H& A, const H& B) {
   return spk::reference::spgemm(spk_test::abs_values(A), spk_test::abs_values(B));
 }
 
+/// Numeric twice on one symbolic plan, C poisoned before each (its pattern
+/// too the first time), each result checked against ref.
+template <class Handle, class MA, class MC, class H>
+void numeric_twice(Handle& handle, const MA& A, const MA& B, MC& C, spk::SpgemmSort sort,
+                   const H& ref, const H& bound, const std::string& what) {
+  spk_test::poison(C.col_idx());
+  spk_test::poison(C.values());
+  spk::spgemm_numeric(ExecSpace(), handle, A, B, C);
+  expect_product(C, sort, ref, bound, what);
+  spk_test::poison(C.values());
+  spk::spgemm_numeric(ExecSpace(), handle, A, B, C);
+  expect_product(C, sort, ref, bound, what + ", numeric again");
+}
+
 template <class S, class O, class F>
 void check_product(const spk::CsrMatrix<S, O, F, spk::HostDevice>& A_h,
                    const spk::CsrMatrix<S, O, F, spk::HostDevice>& B_h, const std::string& what,
@@ -465,14 +479,7 @@ TEST(TEST_CATEGORY, spgemm_long_rows_few_columns) {
         }
       }
       EXPECT_EQ(dense_rows_seen, 2);
-      spk_test::poison(C.col_idx());
-      spk_test::poison(C.values());
-      spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
-      expect_product(C, sort, ref, product_bound(A, B), "few columns");
-      // Numeric again on the same plan (other values, same pattern).
-      spk_test::poison(C.values());
-      spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
-      expect_product(C, sort, ref, product_bound(A, B), "few columns, numeric again");
+      numeric_twice(handle, Ad, Bd, C, sort, ref, product_bound(A, B), "few columns");
     }
   }
   check_product(A, B, "long rows, few columns");
@@ -599,14 +606,7 @@ TEST(TEST_CATEGORY, spgemm_regroup_compressed_rows) {
       const bool sorts = spk::Impl::spgemm_warp_sort_capable<ExecSpace, double>();
       EXPECT_EQ(narrow_hashed, regroup && sorts ? narrow_rows : 0);
       EXPECT_EQ(wide_in_small_lanes, 0);
-      spk_test::poison(C.col_idx());
-      spk_test::poison(C.values());
-      spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
-      expect_product(C, sort, ref, bound, "regrouped rows");
-      // Numeric again on the same plan.
-      spk_test::poison(C.values());
-      spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
-      expect_product(C, sort, ref, bound, "regrouped rows, numeric again");
+      numeric_twice(handle, Ad, Bd, C, sort, ref, bound, "regrouped rows");
     }
   }
   // Every option set with the regrouping forced.
@@ -745,13 +745,7 @@ TEST(TEST_CATEGORY, spgemm_warp_hashed_rows) {
       } else {
         EXPECT_EQ(hashed_rows, 0);
       }
-      spk_test::poison(C.col_idx());
-      spk_test::poison(C.values());
-      spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
-      expect_product(C, sort, ref, bound, "warp-hashed rows");
-      spk_test::poison(C.values());
-      spk::spgemm_numeric(ExecSpace(), handle, Ad, Bd, C);
-      expect_product(C, sort, ref, bound, "warp-hashed rows, numeric again");
+      numeric_twice(handle, Ad, Bd, C, sort, ref, bound, "warp-hashed rows");
     }
     check_product(A, B, "warp-hashed rows, every option set", true, forced);
   }

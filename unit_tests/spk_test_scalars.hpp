@@ -76,20 +76,14 @@ double epsilon() {
 template <class S, class O, class F>
 using HostCsr = spk::CsrMatrix<S, O, F, spk::HostDevice>;
 
-/// rows × cols with 0..max_len entries a row (every 7th row from row 3
-/// empty), row 1 of `long_len` entries (a long row for the vector, stream,
-/// merge-path and long-row paths), row 0 dense when `dense_row` (every
-/// column), sorted distinct columns and random_value values.
-template <class S, class O, class F>
-HostCsr<S, O, F> random_csr(long long rows, long long cols, int max_len, long long long_len,
-                            std::uint64_t seed, bool dense_row = false) {
-  spk::Impl::SplitMix64 g(seed);
+/// rows × cols whose row i has length_of(i, g) entries (at most cols):
+/// sorted distinct columns and random_value values, all drawn from g.
+template <class S, class O, class F, class LengthOf>
+HostCsr<S, O, F> random_csr_of_lengths(long long rows, long long cols, spk::Impl::SplitMix64& g,
+                                       const LengthOf& length_of) {
   std::vector<std::vector<long long>> pattern(rows);
   for (long long i = 0; i < rows; ++i) {
-    long long len = i == 1 ? long_len : static_cast<long long>(g.below(max_len + 1));
-    if (i == 0 && dense_row) len = cols;
-    if (i % 7 == 3) len = 0;
-    len = std::min(len, cols);
+    const long long len = std::min<long long>(length_of(i, g), cols);
     std::vector<char> used(cols, 0);
     while (static_cast<long long>(pattern[i].size()) < len) {
       const long long c = static_cast<long long>(g.below(cols));
@@ -111,6 +105,22 @@ HostCsr<S, O, F> random_csr(long long rows, long long cols, int max_len, long lo
   }
   A.row_map()(rows) = k;
   return A;
+}
+
+/// rows × cols with 0..max_len entries a row (every 7th row from row 3
+/// empty), row 1 of `long_len` entries (a long row for the vector, stream,
+/// merge-path and long-row paths), row 0 dense when `dense_row` (every
+/// column), sorted distinct columns and random_value values.
+template <class S, class O, class F>
+HostCsr<S, O, F> random_csr(long long rows, long long cols, int max_len, long long long_len,
+                            std::uint64_t seed, bool dense_row = false) {
+  spk::Impl::SplitMix64 g(seed);
+  return random_csr_of_lengths<S, O, F>(rows, cols, g, [&](long long i, spk::Impl::SplitMix64& r) {
+    long long len = i == 1 ? long_len : static_cast<long long>(r.below(max_len + 1));
+    if (i == 0 && dense_row) len = cols;
+    if (i % 7 == 3) len = 0;
+    return len;
+  });
 }
 
 }  // namespace spk_test
