@@ -7,7 +7,7 @@
 //
 //   perf_spmv [MATRIX|SPEC|DIR ...] [--corpus small|default|full] [--quick]
 //             [--space serial|openmp|cuda] [--repeat N] [--warmup N]
-//             [--json FILE] [--sweep 1] [--serial-loop 0]
+//             [--json FILE] [--sweep 1|split] [--serial-loop 0]
 //             [--formats csr,ell,hyb,bsr:3,sell:32:256]
 //             [--scalar float|double|cfloat|cdouble]
 //
@@ -19,7 +19,9 @@
 // once), GFLOP/s (2·nnz), the fraction of the reference bandwidth, and each
 // result's max relative deviation from the serial loop.  --sweep 1 also times
 // explicit launch shapes (the data behind `auto`) and, with --formats, the
-// formats' tuning values.  --formats adds each storage format's SpMV
+// formats' tuning values; --sweep split only the long-row split's shapes.
+// Where auto's plan splits long rows, spk-auto-keep times it without the
+// split.  --formats adds each storage format's SpMV
 // (spk_perf_formats.hpp).  With a complex --scalar
 // the matrix's values are the generators' values=complex (for a file too:
 // spk::with_complex_values) and x is complex; the bytes counted follow the
@@ -65,6 +67,7 @@ struct Args {
   int repeat = 10, warmup = 2;
   bool serial_loop = true;
   bool sweep = false;                    // also time explicit launch shapes (tuning data)
+  bool sweep_split = false;              // ... of the long-row split (--sweep 1 or split)
   std::vector<spk::FormatSpec> formats;  // --formats: storage formats beside CSR
 };
 
@@ -242,6 +245,53 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
           args, [&] { spk::spmv(space, plan, S(1), A, x, S(0), y); }, sync);
       // The chosen algorithm and lanes, e.g. "vector lanes=8 groups=32 rows/group=4".
       add(std::string("spk-") + spk::to_string(alg), ms, space_name, true, plan.describe());
+      if (alg == spk::SpmvAlgorithm::Auto && plan.launch().split_rows > 0) {
+        o.long_rows = spk::SpmvLongRows::Keep;
+        spk::SpmvPlan whole(space, A, o);
+        poison();
+        const double keep_ms = time_ms(
+            args, [&] { spk::spmv(space, whole, S(1), A, x, S(0), y); }, sync);
+        add("spk-auto-keep", keep_ms, space_name, true, whole.describe());
+      }
+    }
+    if (args.sweep_split) {  // the long-row split: threshold × piece × team threads
+      const bool host = spk::Impl::is_host_space_v<ExecSpace>;
+      struct Shape {
+        spk::SpmvAlgorithm alg;
+        long long split_min, piece;
+        int threads;
+      };
+      std::vector<Shape> shapes;
+      for (long long split_min :
+           host ? std::vector<long long>{16384, 65536} : std::vector<long long>{1024, 4096, 16384})
+        for (long long piece :
+             host ? std::vector<long long>{16384} : std::vector<long long>{2048, 4096, 16384})
+          for (int threads : host ? std::vector<int>{1} : std::vector<int>{128, 256})
+            shapes.push_back({spk::SpmvAlgorithm::Auto, split_min, piece, threads});
+      // The other rows' algorithm, at the policy's split.
+      const spk::SpmvTuning policy = spk::spmv_tuning(space);
+      for (auto alg :
+           {spk::SpmvAlgorithm::Scalar, spk::SpmvAlgorithm::Vector, spk::SpmvAlgorithm::Stream})
+        shapes.push_back(
+            {alg, policy.split_row_min, policy.split_piece_nnz, policy.split_team_threads});
+      for (const auto& [alg, split_min, piece, threads] : shapes) {
+        spk::SpmvOptions o;
+        o.algorithm = alg;
+        o.long_rows = spk::SpmvLongRows::Split;
+        spk::SpmvTuning t = spk::spmv_tuning(space);
+        t.split_row_min = split_min;
+        t.split_piece_nnz = piece;
+        t.split_team_threads = threads;
+        o.tuning = t;
+        spk::SpmvPlan plan(space, A, o);
+        if (plan.launch().split_rows == 0) continue;
+        poison();
+        const double ms = time_ms(
+            args, [&] { spk::spmv(space, plan, S(1), A, x, S(0), y); }, sync);
+        add("sweep-split-" + std::string(spk::to_string(alg)) + "-m" + std::to_string(split_min) +
+                "-p" + std::to_string(piece) + "-t" + std::to_string(threads),
+            ms, space_name, true, plan.describe());
+      }
     }
     if (args.sweep) {  // explicit launch shapes: the data behind auto's rules
       std::vector<spk::SpmvOptions> shapes;
@@ -429,14 +479,16 @@ int main(int argc, char* argv[]) {
   auto opt = spk::perf::parse_args(argc, argv,
                                    "[MATRIX|SPEC|DIR ...] [--corpus small|default|full] [--quick] "
                                    "[--repeat N] [--warmup N] [--space S] [--json FILE] "
-                                   "[--sweep 1] [--serial-loop 0] "
+                                   "[--sweep 1|split] [--serial-loop 0] "
                                    "[--formats csr,ell,hyb,bsr:3,sell:32:256] "
                                    "[--scalar float|double|cfloat|cdouble]",
                                    {"sweep", "serial-loop", "formats", "scalar"});
   Args args;
   args.repeat = opt.repeat;
   args.warmup = opt.warmup;
-  args.sweep = opt.extra.count("sweep") && opt.extra["sweep"] != "0";
+  args.sweep =
+      opt.extra.count("sweep") && opt.extra["sweep"] != "0" && opt.extra["sweep"] != "split";
+  args.sweep_split = args.sweep || (opt.extra.count("sweep") && opt.extra["sweep"] == "split");
   args.serial_loop = !(opt.extra.count("serial-loop") && opt.extra["serial-loop"] == "0");
   try {
     if (opt.extra.count("formats"))

@@ -156,6 +156,18 @@ void check_product(const HostCsr<S, O, F>& A, spk::Mode mode, int nv, double eps
 constexpr spk::Mode all_modes[] = {spk::Mode::Normal, spk::Mode::Transpose,
                                    spk::Mode::ConjugateTranspose};
 
+/// Options that split rows of more than 100 entries into pieces of 16.
+inline spk::SpmvOptions split_options(spk::SpmvAlgorithm algorithm) {
+  spk::SpmvOptions options;
+  options.algorithm = algorithm;
+  options.long_rows = spk::SpmvLongRows::Split;
+  spk::SpmvTuning t = spk::spmv_tuning(Exec());
+  t.split_row_min = 100;
+  t.split_piece_nnz = 16;
+  options.tuning = t;
+  return options;
+}
+
 template <class Combination>
 void csr_spmv_every_algorithm_and_mode() {
   using S = typename Combination::scalar;
@@ -178,6 +190,17 @@ void csr_spmv_every_algorithm_and_mode() {
                               spk::spmv(Exec(), alpha, A, x, beta, y, options);
                             });
       }
+  // The long-row split: rows of more than 100 entries in pieces of 16, under
+  // each algorithm that takes it.
+  for (const auto algorithm : {spk::SpmvAlgorithm::Auto, spk::SpmvAlgorithm::Scalar,
+                               spk::SpmvAlgorithm::Vector, spk::SpmvAlgorithm::Stream}) {
+    spk::SpmvPlan<decltype(A)> plan(Exec(), A, split_options(algorithm));
+    EXPECT_GT(plan.launch().split_rows, 0) << plan.describe();
+    check_product<S, S>(
+        Ah, spk::Mode::Normal, 2, epsilon<S>(),
+        std::string("csr split ") + spk::to_string(algorithm),
+        [&](S alpha, auto x, S beta, auto y) { spk::spmv(Exec(), plan, alpha, A, x, beta, y); });
+  }
   // A plan (normal mode uses it; the transposes scatter).
   for (const auto algorithm : algorithms) {
     spk::SpmvOptions options;
@@ -334,6 +357,15 @@ void mixed_precision_spmv() {
                             spk::spmv(Exec(), alpha, A, x, beta, y, options);
                           });
     }
+  {
+    // The long-row split: y narrower than the sum (double A, float y) keeps
+    // the split rows whole, so that y is still rounded once.
+    spk::SpmvPlan<decltype(A)> plan(Exec(), A, split_options(spk::SpmvAlgorithm::Auto));
+    EXPECT_GT(plan.launch().split_rows, 0) << plan.describe();
+    check_product<V, V>(
+        Ah, spk::Mode::Normal, 2, eps, "mixed split",
+        [&](V alpha, auto x, V beta, auto y) { spk::spmv(Exec(), plan, alpha, A, x, beta, y); });
+  }
   if constexpr (!spk::is_complex_v<S>) {
     // A real matrix times complex vectors of its precision.
     using C = Kokkos::complex<R>;

@@ -538,6 +538,79 @@ TEST(TEST_CATEGORY, spmv_vector_kernel) {
         }
 }
 
+// merge_path's tile kernel (the GPU form) on every backend, launched directly
+// with its fixup: rows shorter than a thread's share, rows spanning many
+// threads and many tiles, empty rows and a row of 2500, tiles of 1 to 128
+// threads (host teams are capped at the threads they have) × 1 to 7 items a
+// thread, segment starts from the plan or searched, rank-1 and rank-2, β = 0
+// with y poisoned and β ≠ 0.
+TEST(TEST_CATEGORY, spmv_merge_tile_kernel) {
+  using namespace spmv_test;
+  using MS = typename Exec::memory_space;
+  using CR = Kokkos::View<int*, MS>;
+  using CV = Kokkos::View<double**, Kokkos::LayoutLeft, MS>;
+  Exec space;
+  const auto hA = rows_with(900, 3000, 71, [](int i, spk::Impl::SplitMix64& rng) {
+    if (i == 450) return 2500;
+    if (i % 11 == 10) return 0;
+    if (i % 37 == 0) return 150 + static_cast<int>(rng.below(200));
+    return 1 + static_cast<int>(rng.below(12));
+  });
+  const auto A = spk::create_mirror_view_and_copy(space, hA);
+  const long long m = A.num_rows(), n = A.num_cols(), nnz = A.nnz();
+  for (int threads : {1, 3, 32, 128})
+    for (int per_thread : {1, 4, 7})
+      for (int nv : {0, 2})
+        for (bool planned : {false, true}) {
+          const double alpha = nv == 0 ? 1.0 : -1.5, beta = nv == 0 ? 0.0 : 0.75;
+          const size_t cols = nv == 0 ? 1 : nv;
+          HostMulti hx("hx", n, cols), y0("y0", m, cols), ref("ref", m, cols), hy("hy", m, cols);
+          fill_random(hx, threads * 100 + per_thread * 10 + nv);
+          fill_random(y0, threads + 3);
+          if (beta == 0) spk_test::poison(y0);
+          Kokkos::deep_copy(ref, y0);
+          spk::reference::spmv(alpha, hA, hx, beta, ref);
+          spk::SpmvLaunch L;
+          L.algorithm = spk::SpmvAlgorithm::MergePath;
+          L.team_size = threads;
+          L.merge_path_items = static_cast<long long>(threads) * per_thread;
+          L.num_segments = (m + nnz + L.merge_path_items - 1) / L.merge_path_items;
+          const CR starts =
+              planned ? spk::Impl::spmv_merge_path_starts<int>(space, A.row_map(), m, nnz,
+                                                               L.num_segments, L.merge_path_items)
+                      : CR();
+          auto launch = [&](const auto& x, const auto& y) {
+            auto d =
+                spk::Impl::spmv_data(A.row_map(), A.col_idx(), A.values(), x, y, alpha, beta, m);
+            const CR carry_rows("carry_rows", L.num_segments);
+            const CV carry_vals("carry_vals", L.num_segments, cols);
+            spk::Impl::spmv_merge_tile_launch(space, L, d, nnz, carry_rows, carry_vals, starts);
+            Kokkos::parallel_for(
+                Kokkos::RangePolicy<Exec>(space, 0, L.num_segments),
+                spk::Impl::SpmvMergeFixup<spk::Impl::spmv_needs_atomics_v<Exec>, decltype(d), CR,
+                                          CV>{d, carry_rows, carry_vals});
+            space.fence();
+          };
+          if (nv == 0) {
+            Kokkos::View<double*, MS> x("x", n), y("y", m);
+            Kokkos::deep_copy(x, Kokkos::subview(hx, Kokkos::ALL, 0));
+            Kokkos::deep_copy(y, Kokkos::subview(y0, Kokkos::ALL, 0));
+            launch(x, y);
+            Kokkos::deep_copy(Kokkos::subview(hy, Kokkos::ALL, 0), y);
+          } else {
+            Kokkos::View<double**, Kokkos::LayoutLeft, MS> x("x", n, cols), y("y", m, cols);
+            Kokkos::deep_copy(x, hx);
+            Kokkos::deep_copy(y, y0);
+            launch(x, y);
+            Kokkos::deep_copy(hy, y);
+          }
+          expect_close(hA, spk::Mode::Normal, alpha, hx, beta, y0, hy, ref,
+                       "merge tile, threads " + std::to_string(threads) + ", items a thread " +
+                           std::to_string(per_thread) + ", nv " + std::to_string(nv) +
+                           (planned ? ", planned" : ", searched"));
+        }
+}
+
 // stream's row blocks (cut on the device): they cover the rows in order, a
 // row longer than the chunk is a block of its own, and every other block
 // holds fewer than twice the chunk's nonzeros.
@@ -626,6 +699,164 @@ TEST(TEST_CATEGORY, spmv_stream) {
   EXPECT_EQ(static_cast<long long>(plan.segment_rows().extent(0)), plan.launch().num_segments + 1);
   EXPECT_NE(plan.describe().find("stream lanes="), std::string::npos) << plan.describe();
   EXPECT_NE(plan.describe().find("blocks="), std::string::npos) << plan.describe();
+}
+
+// The long-row split forced through a plan (SpmvLongRows::Split with a
+// small split_row_min): split rows first, last, side by side and among empty
+// rows, pieces of one entry to longer than any row, under each algorithm that
+// takes a split, rank-1 and rank-2, α/β variants, y poisoned when β = 0; the
+// plan's lists against the host's count; the transposes (which scatter and
+// ignore the split); then automatic's split on GPU spaces and the errors.
+TEST(TEST_CATEGORY, spmv_long_rows_split) {
+  using namespace spmv_test;
+  using A_ = spk::SpmvAlgorithm;
+  const HostCsr A = rows_with(1500, 4000, 91, [](int i, spk::Impl::SplitMix64& rng) {
+    if (i == 0 || i == 1499) return 1200;
+    if (i == 700 || i == 701) return 3500;
+    if (i % 9 == 8) return 0;
+    return static_cast<int>(rng.below(31));
+  });
+  const HostCsr wide = rows_of(40, 9000, 0, 6, 4, 92, 17, 8000);  // one split row, 40 rows
+  Exec space;
+  std::uint64_t seed = 900;
+  for (const auto& [name, M] : {std::make_pair(std::string("four long rows"), A),
+                                std::make_pair(std::string("one row of 8000 in 40"), wide)}) {
+    const auto dM = spk::create_mirror_view_and_copy(space, M);
+    for (const long long split_min : {30LL, 1199LL})
+      for (const long long piece : {1LL, 100LL, 1024LL, 100000LL})
+        for (const auto alg : {A_::Auto, A_::Scalar, A_::Vector, A_::Stream}) {
+          spk::SpmvOptions opt;
+          opt.algorithm = alg;
+          opt.long_rows = spk::SpmvLongRows::Split;
+          spk::SpmvTuning t = spk::spmv_tuning(space);
+          t.split_row_min = split_min;
+          t.split_piece_nnz = piece;
+          t.split_target_pieces = 0;                          // every piece of `piece` entries
+          t.split_team_threads = alg == A_::Vector ? 3 : 64;  // odd teams too
+          t.stream_block_nnz = 64;
+          opt.tuning = t;
+          // The plan's lists: every row past split_min, in order, its pieces.
+          spk::SpmvPlan plan(space, dM, opt);
+          std::vector<int> want_rows;
+          std::vector<long long> want_starts = {0};
+          for (int i = 0; i < M.num_rows(); ++i) {
+            const long long len = M.row_map()(i + 1) - M.row_map()(i);
+            if (len <= split_min) continue;
+            want_rows.push_back(i);
+            want_starts.push_back(want_starts.back() + (len + piece - 1) / piece);
+          }
+          const std::string what = name + ", rows > " + std::to_string(split_min) + ", pieces of " +
+                                   std::to_string(piece);
+          ASSERT_EQ(plan.launch().split_rows, static_cast<long long>(want_rows.size())) << what;
+          EXPECT_EQ(plan.launch().split_pieces, want_starts.back()) << what;
+          const auto hr =
+              Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.split_rows());
+          const auto hs =
+              Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), plan.split_piece_starts());
+          ASSERT_EQ(hs.extent(0), want_starts.size()) << what;
+          for (size_t r = 0; r < want_rows.size(); ++r) EXPECT_EQ(hr(r), want_rows[r]) << what;
+          for (size_t r = 0; r < want_starts.size(); ++r) EXPECT_EQ(hs(r), want_starts[r]) << what;
+          EXPECT_NE(plan.describe().find("split rows>" + std::to_string(split_min)),
+                    std::string::npos)
+              << plan.describe();
+          EXPECT_NE(plan.algorithm(), A_::MergePath) << what;
+          check_with(M, Format::csr_plan, opt, 0, 1.0, 0.0, ++seed, what);
+          check_with(M, Format::csr_plan, opt, 3, -0.5, 1.5, ++seed, what);
+          if (piece == 100) {
+            check_with(M, Format::csr_plan, opt, 0, 2.0, -1.0, ++seed, what);
+            spk::SpmvOptions tr = opt;
+            tr.mode = spk::Mode::Transpose;
+            check_with(M, Format::csr_plan, tr, 2, 1.0, 0.5, ++seed, what + ", transpose");
+          }
+        }
+  }
+  // Nothing past split_min: no split, the plan as without it.
+  {
+    spk::SpmvOptions opt;
+    opt.long_rows = spk::SpmvLongRows::Split;
+    spk::SpmvTuning t = spk::spmv_tuning(space);
+    t.split_row_min = 5000;
+    opt.tuning = t;
+    spk::SpmvPlan plan(space, spk::create_mirror_view_and_copy(space, A), opt);
+    EXPECT_EQ(plan.launch().split_rows, 0);
+    EXPECT_EQ(plan.describe().find("split"), std::string::npos) << plan.describe();
+    check_with(A, Format::csr_plan, opt, 0, 1.0, 0.0, ++seed, "nothing to split");
+  }
+  // Automatic: GPU plans split skewed rows past split_row_min and choose for
+  // the others from their own statistics (here short rows: not merge_path);
+  // host plans do not split.  Keep never splits.
+  {
+    spk::SpmvOptions opt;
+    spk::SpmvTuning t = spk::spmv_tuning_cuda_sm90();
+    t.split_row_min = 1000;
+    if (spk::Impl::is_host_space_v<Exec>) t = spk::spmv_tuning(space);
+    opt.tuning = t;
+    const auto dA = spk::create_mirror_view_and_copy(space, A);
+    spk::SpmvPlan plan(space, dA, opt);
+    if (spk::Impl::is_host_space_v<Exec>) {
+      EXPECT_EQ(plan.launch().split_rows, 0) << plan.describe();
+    } else {
+      EXPECT_EQ(plan.launch().split_rows, 4) << plan.describe();
+      EXPECT_NE(plan.algorithm(), A_::MergePath) << plan.describe();
+      spk::SpmvOptions keep = opt;
+      keep.long_rows = spk::SpmvLongRows::Keep;
+      spk::SpmvPlan kept(space, dA, keep);
+      EXPECT_EQ(kept.launch().split_rows, 0);
+      EXPECT_EQ(kept.algorithm(), A_::MergePath) << kept.describe();
+      // Rows not skewed enough (skew_ratio above longest / mean) stay whole.
+      spk::SpmvOptions even = opt;
+      even.tuning->skew_ratio = 1e9;
+      EXPECT_EQ(spk::SpmvPlan(space, dA, even).launch().split_rows, 0);
+      // The pieces' size follows the split rows' entries (9400 here):
+      // 2^k >= 9400 / target within [min, max].
+      EXPECT_EQ(plan.launch().split_piece_nnz, spk::Impl::spmv_split_piece_nnz(t, 9400));
+      spk::SpmvTuning p = t;
+      p.split_piece_nnz_min = 64;
+      p.split_piece_nnz = 1024;
+      p.split_target_pieces = 20;
+      EXPECT_EQ(spk::Impl::spmv_split_piece_nnz(p, 9400), 512);
+      EXPECT_EQ(spk::Impl::spmv_split_piece_nnz(p, 100), 64);
+      EXPECT_EQ(spk::Impl::spmv_split_piece_nnz(p, 1 << 30), 1024);
+      p.split_target_pieces = 0;
+      EXPECT_EQ(spk::Impl::spmv_split_piece_nnz(p, 9400), 1024);
+    }
+    check_with(A, Format::csr_plan, opt, 2, 1.0, 0.0, ++seed, "automatic");
+    // Rows that stay skewed past a warp per row once the longest are split
+    // (rows of 600 among rows of 3) keep merge_path whole.
+    const HostCsr graded = rows_with(3000, 20000, 93, [](int i, spk::Impl::SplitMix64&) {
+      return i % 100 == 0 ? 2000 : i % 50 == 0 ? 600 : 3;
+    });
+    spk::SpmvPlan whole(space, spk::create_mirror_view_and_copy(space, graded), opt);
+    EXPECT_EQ(whole.launch().split_rows, 0) << whole.describe();
+    if (!spk::Impl::is_host_space_v<Exec>)
+      EXPECT_EQ(whole.algorithm(), A_::MergePath) << whole.describe();
+    check_with(graded, Format::csr_plan, opt, 0, 1.0, 0.0, ++seed, "graded rows");
+    // Asked to split them, automatic takes stream for the others on GPUs.
+    spk::SpmvOptions forced = opt;
+    forced.long_rows = spk::SpmvLongRows::Split;
+    forced.tuning->split_row_min = 1000;
+    spk::SpmvPlan split(space, spk::create_mirror_view_and_copy(space, graded), forced);
+    EXPECT_EQ(split.launch().split_rows, 30) << split.describe();
+    if (!spk::Impl::is_host_space_v<Exec>)
+      EXPECT_EQ(split.algorithm(), A_::Stream) << split.describe();
+    check_with(graded, Format::csr_plan, forced, 2, 1.0, 0.5, ++seed, "graded rows, split");
+  }
+  // Errors: a split merge_path or dynamic plan; a split without a plan.
+  {
+    const auto dA = spk::create_mirror_view_and_copy(space, A);
+    for (const auto alg : {A_::MergePath, A_::Dynamic}) {
+      spk::SpmvOptions opt;
+      opt.algorithm = alg;
+      opt.long_rows = spk::SpmvLongRows::Split;
+      EXPECT_THROW(spk::SpmvPlan(space, dA, opt), spk::Error) << spk::to_string(alg);
+      opt.long_rows = spk::SpmvLongRows::Auto;  // automatic does not split these
+      EXPECT_EQ(spk::SpmvPlan(space, dA, opt).launch().split_rows, 0);
+    }
+    spk::SpmvOptions opt;
+    opt.long_rows = spk::SpmvLongRows::Split;
+    Kokkos::View<double*, typename Exec::memory_space> x("x", A.num_cols()), y("y", A.num_rows());
+    EXPECT_THROW(spk::spmv(space, 1.0, dA, x, 0.0, y, opt), spk::Error);
+  }
 }
 
 // automatic's choice on the row-length classes.  The GPU rule is checked with

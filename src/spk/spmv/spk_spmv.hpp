@@ -169,10 +169,22 @@ void spmv_csr_shaped(const ExecSpace& space, Plan* plan, const SpmvOptions& opt,
           vals = plan->carry_values(num_vecs(y));
         rows = plan->carry_rows();
       }
-      spmv_csr_launch(space, plan->launch(), d, nnz, rows, vals, CR(plan->segment_rows()));
+      // Split rows' pieces add into y with atomics: where y is narrower than
+      // the sum (double A, float y) the row kernel keeps them whole, so that
+      // y is still rounded once.
+      using D = decltype(d);
+      constexpr bool y_holds_sums = std::is_same_v<typename D::YS, typename D::S>;
+      const SpmvLaunch& L = plan->launch();
+      if (y_holds_sums && L.split_rows > 0) d.split_row_min = L.split_row_min;
+      spmv_csr_launch(space, L, d, nnz, rows, vals, CR(plan->segment_rows()));
+      if constexpr (y_holds_sums)
+        spmv_split_pieces_launch(space, L, d, plan->split_rows(), plan->split_piece_starts());
       return;
     }
   }
+  if (opt.long_rows == SpmvLongRows::Split)
+    throw Error(
+        "spmv: long_rows = split needs an SpmvPlan (the plan keeps the list of split rows)");
   SpmvLaunch L = spmv_choose_without_plan(space, opt, cheap, rm, num_rows);
   if constexpr (is_host_space_v<ExecSpace>) {
     if (opt.algorithm == SpmvAlgorithm::Auto) {

@@ -21,6 +21,31 @@ enum class SpmvAlgorithm {
   Dynamic     ///< chunks of rows handed out through an atomic counter (LightSpMV)
 };
 
+/// What an SpmvPlan does with rows far longer than the rest (CSR, normal
+/// mode).  A split row's entries are cut into pieces of
+/// SpmvTuning::split_piece_nnz, each summed by a team and added to y with an
+/// atomic; the chosen algorithm runs the other rows (and writes β·y on the
+/// split ones).  Only a plan splits: it keeps the long rows' list.
+enum class SpmvLongRows {
+  Auto,   ///< GPU plans split rows longer than split_row_min when the rows are
+          ///< skewed and the algorithm is scalar, vector, stream or auto
+  Split,  ///< split rows longer than split_row_min on any space (a plan
+          ///< with scalar, vector, stream or auto; host auto runs row blocks)
+  Keep    ///< never split
+};
+
+inline const char* to_string(SpmvLongRows l) {
+  switch (l) {
+    case SpmvLongRows::Auto:
+      return "auto";
+    case SpmvLongRows::Split:
+      return "split";
+    case SpmvLongRows::Keep:
+      return "keep";
+  }
+  return "?";
+}
+
 /// Whether spmv multiplies by A, its transpose Aᵀ or its conjugate
 /// transpose Aᴴ (the same as Aᵀ for real scalars).
 enum class Mode { Normal, Transpose, ConjugateTranspose };
@@ -93,6 +118,15 @@ struct SpmvTuning {
   double stream_entries_per_lane = 0;     ///< stream: lanes per row in the scratch reduction =
                                           ///< smallest power of two ≥ mean / this ...
   int stream_max_lanes = 0;               ///< ... at most this
+  // Long-row split (SpmvLongRows).  Pieces have split_piece_nnz entries, or,
+  // where split_target_pieces > 0, the smallest power of two at least the
+  // split rows' entries / split_target_pieces within [split_piece_nnz_min,
+  // split_piece_nnz].
+  long long split_row_min = 0;        ///< rows of more entries than this are split ...
+  long long split_piece_nnz = 0;      ///< ... into pieces of at most this many entries ...
+  long long split_piece_nnz_min = 0;  ///< ... and at least this many,
+  double split_target_pieces = 0;     ///< ... about this many pieces in all,
+  int split_team_threads = 0;         ///< ... each summed by a team of this many threads
   // Host spaces.
   double host_block_imbalance_max = 0;  ///< row blocks unless one holds more than this
                                         ///< × its share of rows + nonzeros
@@ -131,7 +165,8 @@ struct SpmvTuning {
         skew_ratio, wide_row_max_longest, vector_team_threads, nnz_per_team, min_teams,
         max_rows_per_group, merge_path_team_size, merge_path_items_per_thread, merge_path_tile_max,
         stream_max_mean, stream_min_cv, stream_max_neighbour_share, stream_team_threads,
-        stream_block_nnz, stream_entries_per_lane, stream_max_lanes, host_block_imbalance_max,
+        stream_block_nnz, stream_entries_per_lane, stream_max_lanes, split_row_min, split_piece_nnz,
+        split_piece_nnz_min, split_target_pieces, split_team_threads, host_block_imbalance_max,
         host_merge_segments_per_thread, sell_spill_chunk_nnz, sell_spill_lanes,
         sell_spill_team_threads, sell_spill_width_per_mean, sell_spill_width_min,
         sell_spill_width_per_resident, sell_spill_width_small, format_max_lanes,
@@ -150,6 +185,7 @@ struct SpmvOptions {
   int team_size = 0;         ///< vector, stream, dynamic: lane groups per team (dynamic: a
                              ///< draw's share); merge_path (GPU): threads per team
   int merge_path_items = 0;  ///< merge_path: rows + nonzeros per thread
+  SpmvLongRows long_rows = SpmvLongRows::Auto;  ///< plans: split rows far longer than the rest
   /// Replaces the backend's policy (spmv_tuning(space)) for this call or plan.
   std::optional<SpmvTuning> tuning;
 };
@@ -185,11 +221,18 @@ struct SpmvLaunch {
   long long stream_block_nnz = 0;  ///< stream: nonzeros a block is cut at (scratch: twice)
   long long row_blocks = 0;        ///< scalar and vector on host spaces: contiguous row
                                    ///< blocks, one per thread
+  // Long-row split (plans only; split_rows = 0: none).
+  long long split_row_min = 0;    ///< rows of more entries than this are split
+  long long split_piece_nnz = 0;  ///< entries a piece
+  int split_team_size = 1;        ///< threads a piece's team
+  long long split_rows = 0;       ///< rows split
+  long long split_pieces = 0;     ///< pieces over all split rows
 };
 
 /// "scalar", "vector lanes=8 groups=32 rows/group=4", "merge_path items=512",
-/// "stream lanes=4 groups=32 block_nnz=1024 blocks=13200", "scalar row_blocks=2":
-/// what perf drivers and tests print.
+/// "stream lanes=4 groups=32 block_nnz=1024 blocks=13200", "scalar row_blocks=2",
+/// each followed by " split rows>4096: 383 rows 2100 pieces" when rows are
+/// split: what perf drivers and tests print.
 inline std::string to_string(const SpmvLaunch& L) {
   std::ostringstream s;
   s << to_string(L.algorithm);
@@ -206,6 +249,9 @@ inline std::string to_string(const SpmvLaunch& L) {
   else if (L.algorithm == SpmvAlgorithm::Stream)
     s << " lanes=" << L.vector_length << " groups=" << L.team_size
       << " block_nnz=" << L.stream_block_nnz << " blocks=" << L.num_segments;
+  if (L.split_rows > 0)
+    s << " split rows>" << L.split_row_min << ": " << L.split_rows << " rows " << L.split_pieces
+      << " pieces";
   return s.str();
 }
 

@@ -4,6 +4,7 @@
 // kernel launch and no host-device synchronisation or allocation.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <impl/spk_spmv_plan_impl.hpp>
@@ -53,7 +54,31 @@ class SpmvPlan {
       if (options.algorithm == SpmvAlgorithm::Auto)
         stats_.neighbour_share =
             Impl::spmv_neighbour_share(space, A.row_map(), A.col_idx(), A.num_rows());
-    launch_ = Impl::spmv_choose(space, options, stats_, true);
+    // Rows far longer than the rest are split into pieces (SpmvLongRows);
+    // the algorithm for the others is chosen from their own statistics.
+    const SpmvTuning tuning = Impl::spmv_tuning_for(space, options);
+    constexpr bool host = Impl::is_host_space_v<ExecSpace>;
+    bool split = Impl::spmv_wants_split(tuning, options, stats_, host);
+    const long long split_min = std::max(0LL, tuning.split_row_min);
+    SpmvRowStats kept = stats_;
+    if (split) {
+      kept = Impl::spmv_row_stats_up_to(space, A, split_min);
+      kept.neighbour_share = stats_.neighbour_share;
+      split = Impl::spmv_keeps_split(tuning, options, kept, host);
+      if (!split) kept = stats_;
+    }
+    launch_ = Impl::spmv_choose(space, options, kept, true, split);
+    split_ = {};
+    if (split) {
+      const long long piece = Impl::spmv_split_piece_nnz(tuning, stats_.nnz - kept.nnz);
+      split_ = Impl::spmv_split_rows<ordinal_type, offset_type>(space, A.row_map(), A.num_rows(),
+                                                                split_min, piece);
+      launch_.split_row_min = split_min;
+      launch_.split_piece_nnz = piece;
+      launch_.split_team_size = std::max(1, tuning.split_team_threads);
+      launch_.split_rows = static_cast<long long>(split_.rows.extent(0));
+      launch_.split_pieces = split_.pieces;
+    }
     segment_rows_ = {};
     if constexpr (Impl::is_host_space_v<ExecSpace>) {
       // Host scalar and vector run row blocks: find them once; automatic
@@ -69,7 +94,7 @@ class SpmvPlan {
             launch_.row_blocks + 1);
         const double imbalance = Impl::spmv_host_row_blocks(A.row_map(), A.num_rows(), A.nnz(),
                                                             launch_.row_blocks, blocks);
-        if (options.algorithm == SpmvAlgorithm::Auto)
+        if (options.algorithm == SpmvAlgorithm::Auto && !split)
           launch_.algorithm =
               imbalance <= Impl::spmv_tuning_for(space, options).host_block_imbalance_max
                   ? SpmvAlgorithm::Scalar
@@ -129,6 +154,13 @@ class SpmvPlan {
   /// The launch in words, e.g. "vector lanes=8 groups=32 rows/group=4".
   std::string describe() const { return to_string(launch_); }
 
+  /// The long-row split: the split rows in order and where each one's pieces
+  /// start (empty when no row is split; launch().split_* has the counts).
+  Kokkos::View<ordinal_type*, memory_space> split_rows() const { return split_.rows; }
+  Kokkos::View<offset_type*, memory_space> split_piece_starts() const {
+    return split_.piece_starts;
+  }
+
   /// Merge-path carry scratch for num_vecs right-hand sides (allocated on
   /// first use, then reused).
   Kokkos::View<ordinal_type*, memory_space> carry_rows() { return carry_rows_; }
@@ -151,7 +183,7 @@ class SpmvPlan {
   static bool same(const SpmvOptions& a, const SpmvOptions& b) {
     return a.algorithm == b.algorithm && a.vector_length == b.vector_length &&
            a.team_size == b.team_size && a.merge_path_items == b.merge_path_items &&
-           a.tuning == b.tuning;
+           a.long_rows == b.long_rows && a.tuning == b.tuning;
   }
 
   bool valid_ = false;
@@ -164,6 +196,7 @@ class SpmvPlan {
   Kokkos::View<ordinal_type*, memory_space> segment_rows_;
   Kokkos::View<scalar_type**, Kokkos::LayoutLeft, memory_space> carry_values_;
   Kokkos::View<unsigned long long*, memory_space> dynamic_counter_;
+  Impl::SpmvSplitRows<ordinal_type, offset_type, memory_space> split_;
 };
 
 template <class ExecSpace, class Matrix,

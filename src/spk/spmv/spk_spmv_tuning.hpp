@@ -17,7 +17,11 @@
 //   skewed rows (a row far longer than the mean): a full warp per row while
 //     the longest row is short enough, else merge_path's equal shares;
 //   host spaces: one block of whole rows per thread unless a row is a large
-//     part of a block, then merge_path.
+//     part of a block, then merge_path;
+//   GPU plans on skewed rows: rows longer than split_row_min are split into
+//     pieces (a team each, added to y with atomics) when the other rows, by
+//     their own statistics, take one of the row kernels above; when they
+//     would still take merge_path, nothing is split.
 #pragma once
 
 #include <algorithm>
@@ -49,6 +53,13 @@ inline SpmvTuning spmv_tuning_host() {
   t.stream_block_nnz = 1024;
   t.stream_entries_per_lane = 4;
   t.stream_max_lanes = 1;
+  // The long-row split runs on host spaces only when asked for
+  // (SpmvLongRows::Split): merge_path already balances skewed rows there.
+  // Reasoning, not measured: pieces of 16384 entries (~200 KB, fp64) keep a
+  // thread's run long enough for the prefetchers.
+  t.split_row_min = 65536;
+  t.split_piece_nnz = 16384;
+  t.split_team_threads = 1;
   // Reasoning, not measured: a host team is one thread, so a piece is one
   // thread's run; 16384 entries (~200 KB, fp64) keep the pieces long enough
   // for the prefetchers and a hub row of 10⁵ entries on several threads.
@@ -153,6 +164,24 @@ inline SpmvTuning spmv_tuning_cuda_sm90() {
   t.stream_block_nnz = 512;
   t.stream_entries_per_lane = 8;
   t.stream_max_lanes = 2;
+  // Long-row split: rows of more than 4096 entries, when the other rows then
+  // take a row kernel (not merge_path), in pieces of a team of 128 threads.
+  // Measured (perf_spmv --sweep split on an H200, thresholds 1024-16384 ×
+  // pieces 2048-16384 × 128 or 256 threads): the arrow matrices (4 dense
+  // rows and columns, 7 entries in the other rows) ran 0.138 ms on 2.9M
+  // rows against merge_path's 0.320 (cuSPARSE CSR ALG1 0.210) and 0.020
+  // against 0.033 on 181,818 rows; the threshold did not matter there, 128
+  // threads were up to 8 % faster than 256, and the best piece grew with
+  // the split rows' entries: 2048 for 7.3·10⁵ of them (355 pieces), 16384
+  // for 1.2·10⁷ (710 pieces; 4096 was 6 % slower, 2048 9 %), so about 512
+  // pieces in all.  Power-law and R-MAT rows, whose other rows stay skewed,
+  // ran 1-35 % slower split with `stream` for the rest than on merge_path
+  // (Maragal_6, rmat:20:8, powerlaw at 2.5·10⁵-4·10⁶ rows): they stay whole.
+  t.split_row_min = 4096;
+  t.split_piece_nnz = 16384;
+  t.split_piece_nnz_min = 2048;
+  t.split_target_pieces = 512;
+  t.split_team_threads = 128;
   t.host_block_imbalance_max = 0;
   t.host_merge_segments_per_thread = 0;
   // SELL spill: 16 lanes per piece of at most 128 entries, eight pieces a
@@ -352,6 +381,30 @@ inline bool spmv_is_skewed(const SpmvTuning& t, const SpmvRowStats& s) {
          double(s.max_length) > t.skew_ratio * std::max(s.mean, 1.0);
 }
 
+/// Whether a plan with options `opt` on a host (or GPU) space splits the rows
+/// of more than t.split_row_min entries (s: the whole matrix's statistics).
+/// Throws when the options ask for a split their algorithm cannot take.
+inline bool spmv_wants_split(const SpmvTuning& t, const SpmvOptions& opt, const SpmvRowStats& s,
+                             bool host) {
+  const bool takes =
+      opt.algorithm == SpmvAlgorithm::Auto || opt.algorithm == SpmvAlgorithm::Scalar ||
+      opt.algorithm == SpmvAlgorithm::Vector || opt.algorithm == SpmvAlgorithm::Stream;
+  switch (opt.long_rows) {
+    case SpmvLongRows::Keep:
+      return false;
+    case SpmvLongRows::Split:
+      if (!takes)
+        throw Error(std::string("spmv: long_rows = split works with the auto, scalar, vector and "
+                                "stream algorithms, not ") +
+                    to_string(opt.algorithm));
+      return s.max_length > std::max(0LL, t.split_row_min);
+    case SpmvLongRows::Auto:
+      return takes && !host && t.split_row_min > 0 && s.max_length > t.split_row_min &&
+             spmv_is_skewed(t, s);
+  }
+  return false;
+}
+
 /// Lanes per row for `vector` on a GPU: a full group for skewed rows, else
 /// about entries_per_lane entries of a mean row per lane.
 inline int spmv_lanes(const SpmvTuning& t, const SpmvRowStats& s, bool have_stats) {
@@ -387,6 +440,26 @@ inline SpmvAlgorithm spmv_gpu_class(const SpmvTuning& t, const SpmvRowStats& s, 
   return SpmvAlgorithm::Vector;
 }
 
+/// Whether automatic keeps a split chosen on the whole matrix's statistics
+/// once the other rows' statistics (kept) are known: not when those would
+/// still take merge_path on a GPU (their skew is merge_path's to balance).
+inline bool spmv_keeps_split(const SpmvTuning& t, const SpmvOptions& opt, const SpmvRowStats& kept,
+                             bool host) {
+  if (opt.long_rows != SpmvLongRows::Auto || opt.algorithm != SpmvAlgorithm::Auto || host)
+    return true;
+  return spmv_gpu_class(t, kept, true) != SpmvAlgorithm::MergePath;
+}
+
+/// Entries a piece of the split rows (split_nnz entries in all) takes.
+inline long long spmv_split_piece_nnz(const SpmvTuning& t, long long split_nnz) {
+  const long long most = std::max(1LL, t.split_piece_nnz);
+  if (t.split_target_pieces <= 0) return most;
+  const long long least = std::min(most, std::max(1LL, t.split_piece_nnz_min));
+  long long p = least;
+  while (p < most && double(p) * t.split_target_pieces < double(split_nnz)) p *= 2;
+  return std::min(p, most);
+}
+
 /// Whether contiguous row blocks of about (rows + nnz) / blocks items each are
 /// balanced enough by the statistics alone: a block overshoots its share by
 /// at most one row, so a longest row of an eighth of a share is enough.
@@ -402,23 +475,28 @@ SpmvTuning spmv_tuning_for(const ExecSpace& space, const SpmvOptions& opt) {
 }
 
 /// Resolves options + statistics (have_stats: max/stddev known, not only the
-/// mean) into a launch for ExecSpace.  On host spaces SpmvPlan and the
+/// mean; split: the statistics are of the rows a long-row split leaves) into
+/// a launch for ExecSpace.  On host spaces SpmvPlan and the
 /// plan-less path refine `automatic` with the real row blocks
 /// (spmv_host_row_blocks, against host_block_imbalance_max).
 template <class ExecSpace>
 SpmvLaunch spmv_choose(const ExecSpace& space, const SpmvOptions& opt, const SpmvRowStats& s,
-                       bool have_stats) {
+                       bool have_stats, bool split = false) {
   constexpr bool host = is_host_space_v<ExecSpace>;
   const SpmvTuning t = spmv_tuning_for(space, opt);
   SpmvLaunch L;
   L.algorithm = opt.algorithm;
   if (L.algorithm == SpmvAlgorithm::Auto) {
     if constexpr (host) {
-      L.algorithm = have_stats && spmv_host_rows_balance(t, s, concurrency(space))
+      L.algorithm = split || (have_stats && spmv_host_rows_balance(t, s, concurrency(space)))
                         ? SpmvAlgorithm::Scalar
                         : SpmvAlgorithm::MergePath;
     } else {
       L.algorithm = spmv_gpu_class(t, s, have_stats);
+      // A split asked for on rows that stay skewed (automatic keeps those
+      // whole): stream, whose blocks take any lengths; merge_path and
+      // dynamic would sum the split rows again.
+      if (split && L.algorithm == SpmvAlgorithm::MergePath) L.algorithm = SpmvAlgorithm::Stream;
     }
   }
   const long long items = s.num_rows + s.nnz;

@@ -5,6 +5,7 @@
 
 #include <impl/spk_atomic.hpp>
 #include <impl/spk_lane_sum.hpp>
+#include <limits>
 #include <spk_compat.hpp>
 #include <spk_scalar_traits.hpp>
 #include <spk_spmv_plan.hpp>
@@ -129,8 +130,16 @@ struct SpmvCsrData {
   long long num_rows;
   int nv;  // right-hand sides (1 for rank-1)
   bool conj = false;
+  // Rows of more entries than this are split (SpmvLongRows): the row kernels
+  // write β·y there and the pieces kernel adds α·Σ.
+  long long split_row_min = std::numeric_limits<long long>::max();
 
   KOKKOS_FORCEINLINE_FUNCTION int vecs() const { return multi ? nv : 1; }
+  /// The end of the entries [k0, k1) of a row that the row kernels sum: k0
+  /// (none) for a split row, k1 for the others.
+  KOKKOS_FORCEINLINE_FUNCTION F kept_end(F k0, F k1) const {
+    return static_cast<long long>(k1 - k0) > split_row_min ? k0 : k1;
+  }
   /// A's entry k in the accumulation type, conjugated when asked.
   KOKKOS_FORCEINLINE_FUNCTION S value(F k) const { return conj_if(scalar_cast<S>(vals(k)), conj); }
   KOKKOS_FORCEINLINE_FUNCTION S x_at(long long c, int j) const {
@@ -149,7 +158,7 @@ template <class D>
 struct SpmvScalarFunctor {
   D d;
   KOKKOS_INLINE_FUNCTION void operator()(const long long i) const {
-    const auto k0 = d.row_map(i), k1 = d.row_map(i + 1);
+    const auto k0 = d.row_map(i), k1 = d.kept_end(k0, d.row_map(i + 1));
     for (int j = 0; j < d.vecs(); ++j)
       axpby_store(vec_at(d.y, i, j), d.dot(k0, k1, j), d.alpha, d.beta);
   }
@@ -191,11 +200,13 @@ struct SpmvHostRowBlockFunctor {
     YS* KOKKOS_RESTRICT yp = d.y.data();
     const S alpha = d.alpha, beta = d.beta;
     const bool conj = d.conj;
+    const long long split_row_min = d.split_row_min;
     // A's value times x in S (a no-op conversion when all three types agree).
     auto p = [&](F q) { return conj_if(scalar_cast<S>(va[q]), conj) * scalar_cast<S>(xp[ci[q]]); };
     F k = rp[i0];
     for (long long i = i0; i < i1; ++i) {
       const F end = rp[i + 1];
+      if (static_cast<long long>(end - k) > split_row_min) k = end;  // a split row: β·y only
       S sum = 0;
       if (end - k >= 12) {
         // Four partial sums: one running sum is a chain of dependent adds,
@@ -234,6 +245,33 @@ struct SpmvHostRowBlockFunctor {
   }
 };
 
+/// Sum of the products of entries k, k + step, k + 2·step, ... before end
+/// (right-hand side j).  Each step loads four entries whatever the row's
+/// length: a slot past the end re-reads the row's last entry and a select
+/// drops its product.  Guarded loads let the compiler start each product's
+/// gather of x only after the previous product's (ncu, H200); unconditional
+/// ones issue the four column loads, then the four gathers, back to back.
+template <class D, class F = typename D::F>
+KOKKOS_FORCEINLINE_FUNCTION typename D::S spmv_strided_sum(const D& d, F k, const F end,
+                                                           const F step, int j) {
+  using S = typename D::S;
+  using O = typename D::O;
+  S s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  for (; k < end; k += 4 * step) {
+    const F last = end - 1;
+    const F k1 = k + step, k2 = k + 2 * step, k3 = k + 3 * step;
+    const F q1 = k1 < end ? k1 : last, q2 = k2 < end ? k2 : last, q3 = k3 < end ? k3 : last;
+    const O c0 = d.cols(k), c1 = d.cols(q1), c2 = d.cols(q2), c3 = d.cols(q3);
+    const S p0 = d.value(k) * d.x_at(c0, j), p1 = d.value(q1) * d.x_at(c1, j);
+    const S p2 = d.value(q2) * d.x_at(c2, j), p3 = d.value(q3) * d.x_at(c3, j);
+    s0 += p0;
+    s1 += k1 < end ? p1 : S(0);
+    s2 += k2 < end ? p2 : S(0);
+    s3 += k3 < end ? p3 : S(0);
+  }
+  return (s0 + s1) + (s2 + s3);
+}
+
 /// vector (CSR-vector with the lane count from the row statistics): a group
 /// of `lanes` lanes per row, team_size groups per team.  A team takes
 /// team_size · rows_per_thread consecutive rows, team_size neighbouring rows
@@ -253,28 +291,8 @@ struct SpmvVectorFunctor {
   int lanes;            // the launched vector length
   int rows_per_thread;  // rows per lane group
 
-  /// Sum of entries k, k + lanes, k + 2·lanes, ... before end.  Each step
-  /// loads four entries whatever the row's length: a slot past the end
-  /// re-reads the row's last entry and a select drops its product.  Guarded
-  /// loads let the compiler start each product's gather of x only after the
-  /// previous product's (ncu, H200); unconditional ones issue the four
-  /// column loads, then the four gathers, back to back.
   KOKKOS_FORCEINLINE_FUNCTION S lane_sum(F k, const F end, int j) const {
-    const F step = static_cast<F>(lanes);
-    S s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    for (; k < end; k += 4 * step) {
-      const F last = end - 1;
-      const F k1 = k + step, k2 = k + 2 * step, k3 = k + 3 * step;
-      const F q1 = k1 < end ? k1 : last, q2 = k2 < end ? k2 : last, q3 = k3 < end ? k3 : last;
-      const O c0 = d.cols(k), c1 = d.cols(q1), c2 = d.cols(q2), c3 = d.cols(q3);
-      const S p0 = d.value(k) * d.x_at(c0, j), p1 = d.value(q1) * d.x_at(c1, j);
-      const S p2 = d.value(q2) * d.x_at(c2, j), p3 = d.value(q3) * d.x_at(c3, j);
-      s0 += p0;
-      s1 += k1 < end ? p1 : S(0);
-      s2 += k2 < end ? p2 : S(0);
-      s3 += k3 < end ? p3 : S(0);
-    }
-    return (s0 + s1) + (s2 + s3);
+    return spmv_strided_sum(d, k, end, static_cast<F>(lanes), j);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
@@ -283,7 +301,7 @@ struct SpmvVectorFunctor {
         static_cast<long long>(m.league_rank()) * groups * rows_per_thread + m.team_rank();
     for (int r = 0; r < rows_per_thread; ++r, i += groups) {
       const bool in = i < d.num_rows;
-      const F k0 = in ? d.row_map(i) : F(0), k1 = in ? d.row_map(i + 1) : F(0);
+      const F k0 = in ? d.row_map(i) : F(0), k1 = in ? d.kept_end(k0, d.row_map(i + 1)) : F(0);
       for (int j = 0; j < d.vecs(); ++j) {
         const S sum = lane_group_sum<S>(
             m, lanes, [&](const int l) { return lane_sum(k0 + static_cast<F>(l), k1, j); });
@@ -423,6 +441,24 @@ struct SpmvMergeTileFunctor {
   }
 };
 
+/// Launches SpmvMergeTileFunctor: L.num_segments tiles of L.merge_path_items
+/// items, L.team_size threads each (GPUs run merge_path this way; the kernel
+/// is correct on host spaces too, teams there of the threads they have).
+template <class ExecSpace, class D, class CR, class CV>
+void spmv_merge_tile_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d, long long nnz,
+                            const CR& rows, const CV& vals, const CR& starts) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Fn = SpmvMergeTileFunctor<D, CR, CV, typename Policy::member_type>;
+  const Fn f{d, rows, vals, starts, nnz, L.merge_path_items};
+  const auto scratch = Kokkos::PerTeam(Fn::scratch_bytes(L.merge_path_items));
+  const int most = Policy(space, 1, 1, 1)
+                       .set_scratch_size(0, scratch)
+                       .team_size_max(f, Kokkos::ParallelForTag());
+  const int ts = std::max(1, std::min(std::max(1, L.team_size), most));
+  Kokkos::parallel_for("spk::spmv.merge_path",
+                       Policy(space, L.num_segments, ts, 1).set_scratch_size(0, scratch), f);
+}
+
 /// stream (CSR-Stream, Greathouse & Daga, SC'14): team b takes the whole
 /// rows [blocks(b), blocks(b + 1)), cut by spmv_stream_blocks so that their
 /// entries fit scratch.  The team's threads and lanes read the block's
@@ -451,7 +487,7 @@ struct SpmvStreamFunctor {
   /// reduced by the whole team from global memory.
   KOKKOS_INLINE_FUNCTION void long_rows(const Member& m, long long i0, long long i1) const {
     for (long long i = i0; i < i1; ++i) {
-      const F k0 = d.row_map(i), k1 = d.row_map(i + 1);
+      const F k0 = d.row_map(i), k1 = d.kept_end(k0, d.row_map(i + 1));
       for (int j = 0; j < d.vecs(); ++j) {
         S sum = 0;
         Kokkos::parallel_reduce(
@@ -484,7 +520,8 @@ struct SpmvStreamFunctor {
       for (long long r0 = 0; r0 < rows; r0 += groups) {
         const long long r = r0 + m.team_rank();
         const bool in = r < rows;
-        const F a = in ? d.row_map(i0 + r) - k0 : F(0), e = in ? d.row_map(i0 + r + 1) - k0 : F(0);
+        const F a = in ? d.row_map(i0 + r) - k0 : F(0);
+        const F e = in ? d.kept_end(a + k0, d.row_map(i0 + r + 1)) - k0 : F(0);
         const S sum = lane_group_sum<S>(m, lanes, [&](const int l) {
           S acc = 0;
           for (F q = a + l; q < e; q += lanes) acc += prod(q);
@@ -522,6 +559,73 @@ void spmv_stream_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d,
   const int ts = std::max(1, std::min(L.team_size, ts_max));
   Kokkos::parallel_for("spk::spmv.stream",
                        Policy(space, league, ts, vl).set_scratch_size(0, scratch), f);
+}
+
+/// The long-row split's pieces: team p takes piece p of the split rows
+/// (rows(r) is split row r, its pieces piece_starts(r) ..
+/// piece_starts(r + 1) - 1, each of `piece` entries but the last), sums it
+/// with all its threads (each an equal stride of the piece, four loads in
+/// flight) and adds α·Σ to y with an atomic.  The row kernels have written
+/// β·y on these rows before (kept_end).
+template <bool Atomic, class D, class Rows, class Starts, class Member>
+struct SpmvSplitPiecesFunctor {
+  using S = typename D::S;
+  using F = typename D::F;
+  D d;
+  Rows rows;
+  Starts piece_starts;
+  long long num_rows;  // split rows
+  long long piece;     // entries a piece
+
+  /// The split row holding piece p: the last r with piece_starts(r) <= p.
+  KOKKOS_INLINE_FUNCTION long long row_of(long long p) const {
+    long long lo = 0, hi = num_rows;
+    while (hi - lo > 1) {
+      const long long mid = lo + (hi - lo) / 2;
+      if (static_cast<long long>(piece_starts(mid)) <= p)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    return lo;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
+    const long long p = m.league_rank();
+    const long long r = row_of(p);
+    const long long i = rows(r);
+    const F end = d.row_map(i + 1);
+    const F k0 =
+        d.row_map(i) + static_cast<F>((p - static_cast<long long>(piece_starts(r))) * piece);
+    const F k1 = end - k0 > static_cast<F>(piece) ? k0 + static_cast<F>(piece) : end;
+    const int threads = m.team_size();
+    for (int j = 0; j < d.vecs(); ++j) {
+      S sum = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(m, threads),
+          [&](const int t, S& acc) {
+            acc += spmv_strided_sum(d, k0 + static_cast<F>(t), k1, static_cast<F>(threads), j);
+          },
+          sum);
+      Kokkos::single(Kokkos::PerTeam(m),
+                     [&]() { add_to<Atomic>(vec_at(d.y, i, j), d.alpha * sum); });
+    }
+  }
+};
+
+/// Launches the split rows' pieces (L.split_*) after a row kernel that
+/// skipped them (d.split_row_min = L.split_row_min).
+template <class ExecSpace, class D, class Rows, class Starts>
+void spmv_split_pieces_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d,
+                              const Rows& rows, const Starts& piece_starts) {
+  if (L.split_rows <= 0 || L.split_pieces <= 0) return;
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Fn = SpmvSplitPiecesFunctor<spmv_needs_atomics_v<ExecSpace>, D, Rows, Starts,
+                                    typename Policy::member_type>;
+  const Fn f{d, rows, piece_starts, L.split_rows, std::max(1LL, L.split_piece_nnz)};
+  const int ts_max = Policy(space, 1, 1, 1).team_size_max(f, Kokkos::ParallelForTag());
+  const int ts = std::max(1, std::min(L.split_team_size, ts_max));
+  Kokkos::parallel_for("spk::spmv.split_pieces", Policy(space, L.split_pieces, ts, 1), f);
 }
 
 template <bool Atomic, class D, class CarryRows, class CarryVals>
@@ -751,14 +855,7 @@ void spmv_csr_launch(const ExecSpace& space, const SpmvLaunch& L, const D& d, lo
             "spk::spmv.merge_path", Kokkos::RangePolicy<ExecSpace>(space, 0, segs),
             SpmvMergePathFunctor<D, CR, CarryVals>{d, rows, vals, starts, nnz, L.merge_path_items});
       } else {
-        using Policy = Kokkos::TeamPolicy<ExecSpace>;
-        using F = SpmvMergeTileFunctor<D, CR, CarryVals, typename Policy::member_type>;
-        const int ts = std::max(1, L.team_size);
-        Kokkos::parallel_for(
-            "spk::spmv.merge_path",
-            Policy(space, segs, ts, 1)
-                .set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(L.merge_path_items))),
-            F{d, rows, vals, starts, nnz, L.merge_path_items});
+        spmv_merge_tile_launch(space, L, d, nnz, rows, vals, starts);
       }
       if constexpr (is_host_space_v<ExecSpace>) {
         // A few dozen carries: adding them on this thread is cheaper than

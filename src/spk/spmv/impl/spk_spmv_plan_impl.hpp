@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <impl/spk_row_blocks.hpp>
+#include <limits>
 #include <spk_spmv_options.hpp>
 #include <spk_spmv_tuning.hpp>
 
@@ -97,17 +98,18 @@ SpmvRowStats spmv_cheap_stats(const Matrix& A) {
   return s;
 }
 
-/// The longest row of `row_map`'s n rows (one reduction, one
-/// synchronisation).
+/// The longest row of `row_map`'s n rows of at most `cap` entries (one
+/// reduction, one synchronisation).
 template <class ExecSpace, class RowMap>
-static long long spmv_max_row_length(const ExecSpace& space, const RowMap& row_map, long long n) {
+static long long spmv_max_row_length(const ExecSpace& space, const RowMap& row_map, long long n,
+                                     long long cap = std::numeric_limits<long long>::max()) {
   using F = typename RowMap::non_const_value_type;
   F max_len = 0;
   Kokkos::parallel_reduce(
       "spk::spmv_row_stats.max", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
       KOKKOS_LAMBDA(const long long i, F& m) {
         const F len = row_map(i + 1) - row_map(i);
-        if (len > m) m = len;
+        if (len > m && static_cast<long long>(len) <= cap) m = len;
       },
       Kokkos::Max<F>(max_len));
   return static_cast<long long>(max_len);
@@ -175,6 +177,110 @@ static SpmvRowStats spmv_row_stats(const ExecSpace& space, const Matrix& A) {
   s.stddev = std::sqrt(var / double(s.num_rows));
   s.empty_rows = empty;
   return s;
+}
+
+/// The statistics of the rows of at most `cap` entries (the rows a split
+/// leaves to the row kernels): rows, entries, mean, spread, longest and
+/// empty rows of those alone; neighbour_share is left to the caller.
+template <class ExecSpace, class Matrix>
+static SpmvRowStats spmv_row_stats_up_to(const ExecSpace& space, const Matrix& A, long long cap) {
+  SpmvRowStats s;
+  const long long n = A.num_rows();
+  if (n == 0) return s;
+  auto row_map = A.row_map();
+  Kokkos::RangePolicy<ExecSpace> policy(space, 0, n);
+  long long rows = 0, nnz = 0;
+  Kokkos::parallel_reduce(
+      "spk::spmv_row_stats.kept_rows", policy,
+      KOKKOS_LAMBDA(const long long i, long long& c) {
+        c += static_cast<long long>(row_map(i + 1) - row_map(i)) <= cap;
+      },
+      rows);
+  Kokkos::parallel_reduce(
+      "spk::spmv_row_stats.kept_nnz", policy,
+      KOKKOS_LAMBDA(const long long i, long long& c) {
+        const long long len = static_cast<long long>(row_map(i + 1) - row_map(i));
+        c += len <= cap ? len : 0;
+      },
+      nnz);
+  s.num_rows = rows;
+  s.nnz = nnz;
+  s.mean = rows > 0 ? double(nnz) / double(rows) : 0.0;
+  s.max_length = spmv_max_row_length(space, row_map, n, cap);
+  const double mean = s.mean;
+  double var = 0;
+  long long empty = 0;
+  Kokkos::parallel_reduce(
+      "spk::spmv_row_stats.kept_var", policy,
+      KOKKOS_LAMBDA(const long long i, double& v) {
+        const long long len = static_cast<long long>(row_map(i + 1) - row_map(i));
+        const double d = double(len) - mean;
+        v += len <= cap ? d * d : 0.0;
+      },
+      var);
+  Kokkos::parallel_reduce(
+      "spk::spmv_row_stats.kept_empty", policy,
+      KOKKOS_LAMBDA(const long long i, long long& e) { e += row_map(i + 1) == row_map(i); }, empty);
+  s.stddev = rows > 0 ? std::sqrt(var / double(rows)) : 0.0;
+  s.empty_rows = empty;
+  return s;
+}
+
+/// The long-row split's lists: the rows of more than `cap` entries in order
+/// (rows) and where each one's pieces of `piece` entries start
+/// (piece_starts, one more than rows, the last = the number of pieces).
+template <class Ordinal, class Offset, class MemorySpace>
+struct SpmvSplitRows {
+  Kokkos::View<Ordinal*, MemorySpace> rows;
+  Kokkos::View<Offset*, MemorySpace> piece_starts;
+  long long pieces = 0;
+};
+
+/// Finds the rows of more than `cap` entries of row_map's n rows and cuts
+/// them into pieces of `piece` entries (a count, two scans, one
+/// synchronisation).
+template <class Ordinal, class Offset, class ExecSpace, class RowMap>
+static SpmvSplitRows<Ordinal, Offset, typename RowMap::memory_space> spmv_split_rows(
+    const ExecSpace& space, const RowMap& row_map, long long n, long long cap, long long piece) {
+  using MS = typename RowMap::memory_space;
+  SpmvSplitRows<Ordinal, Offset, MS> out;
+  piece = std::max(1LL, piece);
+  long long count = 0;
+  Kokkos::RangePolicy<ExecSpace> policy(space, 0, n);
+  Kokkos::parallel_reduce(
+      "spk::SpmvPlan.split_count", policy,
+      KOKKOS_LAMBDA(const long long i, long long& c) {
+        c += static_cast<long long>(row_map(i + 1) - row_map(i)) > cap;
+      },
+      count);
+  out.rows = Kokkos::View<Ordinal*, MS>(
+      Kokkos::ViewAllocateWithoutInitializing("spk::SpmvPlan.split_rows"), count);
+  out.piece_starts = Kokkos::View<Offset*, MS>(
+      Kokkos::ViewAllocateWithoutInitializing("spk::SpmvPlan.split_piece_starts"), count + 1);
+  if (count == 0) return out;
+  const auto rows = out.rows;
+  const auto starts = out.piece_starts;
+  Kokkos::parallel_scan(
+      "spk::SpmvPlan.split_rows", policy,
+      KOKKOS_LAMBDA(const long long i, long long& pos, const bool final) {
+        if (static_cast<long long>(row_map(i + 1) - row_map(i)) > cap) {
+          if (final) rows(pos) = static_cast<Ordinal>(i);
+          ++pos;
+        }
+      });
+  long long pieces = 0;
+  Kokkos::parallel_scan(
+      "spk::SpmvPlan.split_piece_starts", Kokkos::RangePolicy<ExecSpace>(space, 0, count),
+      KOKKOS_LAMBDA(const long long r, long long& pos, const bool final) {
+        const long long i = rows(r);
+        const long long len = static_cast<long long>(row_map(i + 1) - row_map(i));
+        if (final) starts(r) = static_cast<Offset>(pos);
+        pos += (len + piece - 1) / piece;
+        if (final && r + 1 == count) starts(count) = static_cast<Offset>(pos);
+      },
+      pieces);
+  out.pieces = pieces;
+  return out;
 }
 
 /// Where each of `segs` merge-path segments of `items` items starts (segs +
