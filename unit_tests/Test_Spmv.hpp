@@ -485,28 +485,57 @@ TEST(TEST_CATEGORY, spmv_medium_rows) {
   }
 }
 
+namespace {
+namespace spmv_test {
+
+/// Runs launch(x, y), a kernel on Exec computing y := α·A·x + β·y, on device
+/// copies of random x and y (rank-1 for nv = 0, else nv columns; y poisoned
+/// when β = 0) and compares y with the reference.
+template <class Launch>
+void check_kernel(const HostCsr& hA, double alpha, double beta, int nv, std::uint64_t seed,
+                  Launch&& launch, const std::string& what) {
+  using MS = typename Exec::memory_space;
+  const long long m = hA.num_rows(), n = hA.num_cols();
+  const size_t cols = nv == 0 ? 1 : nv;
+  HostMulti hx("hx", n, cols), y0("y0", m, cols), ref("ref", m, cols), hy("hy", m, cols);
+  fill_random(hx, seed);
+  fill_random(y0, seed + 1);
+  if (beta == 0) spk_test::poison(y0);
+  Kokkos::deep_copy(ref, y0);
+  spk::reference::spmv(alpha, hA, hx, beta, ref);
+  if (nv == 0) {
+    Kokkos::View<double*, MS> x("x", n), y("y", m);
+    Kokkos::deep_copy(x, Kokkos::subview(hx, Kokkos::ALL, 0));
+    Kokkos::deep_copy(y, Kokkos::subview(y0, Kokkos::ALL, 0));
+    launch(x, y);
+    Kokkos::deep_copy(Kokkos::subview(hy, Kokkos::ALL, 0), y);
+  } else {
+    Kokkos::View<double**, Kokkos::LayoutLeft, MS> x("x", n, cols), y("y", m, cols);
+    Kokkos::deep_copy(x, hx);
+    Kokkos::deep_copy(y, y0);
+    launch(x, y);
+    Kokkos::deep_copy(hy, y);
+  }
+  expect_close(hA, spk::Mode::Normal, alpha, hx, beta, y0, hy, ref, what);
+}
+
+}  // namespace spmv_test
+}  // namespace
+
 // The vector kernel itself on every backend (host spaces run `vector` as row
 // blocks, so it is launched directly here): each lane count, lane groups per
 // team and rows per group, rank-1 and rank-2, β = 0 with y poisoned and β ≠ 0.
 TEST(TEST_CATEGORY, spmv_vector_kernel) {
   using namespace spmv_test;
-  using MS = typename Exec::memory_space;
   Exec space;
   const auto hA = rows_of(700, 900, 20, 40, 6, 41, 350, 2500);
   const auto A = spk::create_mirror_view_and_copy(space, hA);
-  const long long m = A.num_rows(), n = A.num_cols();
+  const long long m = A.num_rows();
   for (int lanes : {1, 2, 4, 8, 16, 32})
     for (int groups : {1, 3, 8})
       for (int rows_per_group : {1, 2, 5})
         for (int nv : {0, 2}) {
           const double alpha = nv == 0 ? 1.0 : -1.5, beta = nv == 0 ? 0.0 : 0.75;
-          const size_t cols = nv == 0 ? 1 : nv;
-          HostMulti hx("hx", n, cols), y0("y0", m, cols), ref("ref", m, cols), hy("hy", m, cols);
-          fill_random(hx, lanes * 100 + groups * 10 + rows_per_group);
-          fill_random(y0, lanes + 7);
-          if (beta == 0) spk_test::poison(y0);
-          Kokkos::deep_copy(ref, y0);
-          spk::reference::spmv(alpha, hA, hx, beta, ref);
           spk::SpmvLaunch L;
           L.algorithm = spk::SpmvAlgorithm::Vector;
           L.vector_length = lanes;
@@ -518,20 +547,7 @@ TEST(TEST_CATEGORY, spmv_vector_kernel) {
             spk::Impl::spmv_vector_launch(space, L, d);
             space.fence();
           };
-          if (nv == 0) {
-            Kokkos::View<double*, MS> x("x", n), y("y", m);
-            Kokkos::deep_copy(x, Kokkos::subview(hx, Kokkos::ALL, 0));
-            Kokkos::deep_copy(y, Kokkos::subview(y0, Kokkos::ALL, 0));
-            launch(x, y);
-            Kokkos::deep_copy(Kokkos::subview(hy, Kokkos::ALL, 0), y);
-          } else {
-            Kokkos::View<double**, Kokkos::LayoutLeft, MS> x("x", n, cols), y("y", m, cols);
-            Kokkos::deep_copy(x, hx);
-            Kokkos::deep_copy(y, y0);
-            launch(x, y);
-            Kokkos::deep_copy(hy, y);
-          }
-          expect_close(hA, spk::Mode::Normal, alpha, hx, beta, y0, hy, ref,
+          check_kernel(hA, alpha, beta, nv, lanes * 100 + groups * 10 + rows_per_group, launch,
                        "vector kernel, lanes " + std::to_string(lanes) + ", groups " +
                            std::to_string(groups) + ", rows a group " +
                            std::to_string(rows_per_group) + ", nv " + std::to_string(nv));
@@ -557,19 +573,12 @@ TEST(TEST_CATEGORY, spmv_merge_tile_kernel) {
     return 1 + static_cast<int>(rng.below(12));
   });
   const auto A = spk::create_mirror_view_and_copy(space, hA);
-  const long long m = A.num_rows(), n = A.num_cols(), nnz = A.nnz();
+  const long long m = A.num_rows(), nnz = A.nnz();
   for (int threads : {1, 3, 32, 128})
     for (int per_thread : {1, 4, 7})
       for (int nv : {0, 2})
         for (bool planned : {false, true}) {
           const double alpha = nv == 0 ? 1.0 : -1.5, beta = nv == 0 ? 0.0 : 0.75;
-          const size_t cols = nv == 0 ? 1 : nv;
-          HostMulti hx("hx", n, cols), y0("y0", m, cols), ref("ref", m, cols), hy("hy", m, cols);
-          fill_random(hx, threads * 100 + per_thread * 10 + nv);
-          fill_random(y0, threads + 3);
-          if (beta == 0) spk_test::poison(y0);
-          Kokkos::deep_copy(ref, y0);
-          spk::reference::spmv(alpha, hA, hx, beta, ref);
           spk::SpmvLaunch L;
           L.algorithm = spk::SpmvAlgorithm::MergePath;
           L.team_size = threads;
@@ -583,7 +592,7 @@ TEST(TEST_CATEGORY, spmv_merge_tile_kernel) {
             auto d =
                 spk::Impl::spmv_data(A.row_map(), A.col_idx(), A.values(), x, y, alpha, beta, m);
             const CR carry_rows("carry_rows", L.num_segments);
-            const CV carry_vals("carry_vals", L.num_segments, cols);
+            const CV carry_vals("carry_vals", L.num_segments, spk::Impl::num_vecs(y));
             spk::Impl::spmv_merge_tile_launch(space, L, d, nnz, carry_rows, carry_vals, starts);
             Kokkos::parallel_for(
                 Kokkos::RangePolicy<Exec>(space, 0, L.num_segments),
@@ -591,20 +600,7 @@ TEST(TEST_CATEGORY, spmv_merge_tile_kernel) {
                                           CV>{d, carry_rows, carry_vals});
             space.fence();
           };
-          if (nv == 0) {
-            Kokkos::View<double*, MS> x("x", n), y("y", m);
-            Kokkos::deep_copy(x, Kokkos::subview(hx, Kokkos::ALL, 0));
-            Kokkos::deep_copy(y, Kokkos::subview(y0, Kokkos::ALL, 0));
-            launch(x, y);
-            Kokkos::deep_copy(Kokkos::subview(hy, Kokkos::ALL, 0), y);
-          } else {
-            Kokkos::View<double**, Kokkos::LayoutLeft, MS> x("x", n, cols), y("y", m, cols);
-            Kokkos::deep_copy(x, hx);
-            Kokkos::deep_copy(y, y0);
-            launch(x, y);
-            Kokkos::deep_copy(hy, y);
-          }
-          expect_close(hA, spk::Mode::Normal, alpha, hx, beta, y0, hy, ref,
+          check_kernel(hA, alpha, beta, nv, threads * 100 + per_thread * 10 + nv, launch,
                        "merge tile, threads " + std::to_string(threads) + ", items a thread " +
                            std::to_string(per_thread) + ", nv " + std::to_string(nv) +
                            (planned ? ", planned" : ", searched"));
