@@ -607,6 +607,56 @@ TEST(TEST_CATEGORY, spmv_merge_tile_kernel) {
         }
 }
 
+namespace {
+namespace spmv_test {
+// Copies v through streaming_load in a kernel on Exec and compares with v.
+template <class T>
+void check_streaming_load(const std::vector<T>& values, const std::string& what) {
+  using MS = typename Exec::memory_space;
+  Exec space;
+  const Kokkos::View<T*, MS> v("v", values.size()), out("out", values.size());
+  Kokkos::deep_copy(
+      v, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+             values.data(), values.size()));
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<Exec>(space, 0, values.size()), KOKKOS_LAMBDA(const long long k) {
+        const Kokkos::View<const T*, MS> in = v;
+        out(k) = spk::Impl::streaming_load(in, k);
+      });
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  for (std::size_t k = 0; k < values.size(); ++k)
+    ASSERT_TRUE(h(k) == values[k]) << what << ": entry " << k;
+}
+}  // namespace spmv_test
+}  // namespace
+
+// The loads SpMV's team-wide kernels read A with: the value stored, for every
+// index and value type (CUDA: ld.global.cs where the type has one).
+TEST(TEST_CATEGORY, spmv_streaming_load) {
+  using namespace spmv_test;
+  spk::Impl::SplitMix64 rng(2024);
+  std::vector<int> i32(1000);
+  std::vector<long long> i64(1000);
+  std::vector<std::int64_t> l64(1000);
+  std::vector<float> f32(1000);
+  std::vector<double> f64(1000);
+  std::vector<Kokkos::complex<double>> c64(1000);
+  for (int k = 0; k < 1000; ++k) {
+    i32[k] = static_cast<int>(rng.below(1u << 30)) - (1 << 29);
+    i64[k] = static_cast<long long>(rng.below(1ull << 62)) - (1ll << 61);
+    l64[k] = static_cast<std::int64_t>(i64[k] ^ 0x5555);
+    f32[k] = static_cast<float>(rng.uniform() - 0.5);
+    f64[k] = rng.uniform() - 0.5;
+    c64[k] = Kokkos::complex<double>(rng.uniform(), -rng.uniform());
+  }
+  check_streaming_load(i32, "int");
+  check_streaming_load(i64, "long long");
+  check_streaming_load(l64, "int64_t");
+  check_streaming_load(f32, "float");
+  check_streaming_load(f64, "double");
+  check_streaming_load(c64, "complex<double>");
+}
+
 // stream's row blocks (cut on the device): they cover the rows in order, a
 // row longer than the chunk is a block of its own, and every other block
 // holds fewer than twice the chunk's nonzeros.

@@ -5,6 +5,7 @@
 
 #include <impl/spk_atomic.hpp>
 #include <impl/spk_lane_sum.hpp>
+#include <impl/spk_streaming_load.hpp>
 #include <limits>
 #include <spk_compat.hpp>
 #include <spk_scalar_traits.hpp>
@@ -140,12 +141,42 @@ struct SpmvCsrData {
   KOKKOS_FORCEINLINE_FUNCTION F kept_end(F k0, F k1) const {
     return static_cast<long long>(k1 - k0) > split_row_min ? k0 : k1;
   }
+  // Streaming: A's entry read with streaming_load (evict first), so that A's
+  // lines leave L2 before x's.  Only where each load instruction of a warp
+  // takes whole 32-byte sectors: the team-wide staging of stream and
+  // merge_path and the split pieces.  A thread or a narrow lane group per
+  // row reads the rest of a sector on its next step, from L1, and
+  // evict-first lines were gone by then.  Measured on an H200 (perf_spmv,
+  // fp64): stream 0.358 -> 0.314 ms on random:4000000 (x 32 MB; cuSPARSE
+  // ALG1 0.322), 0.322 -> 0.299 on powerlaw:4000000, 0.165 -> 0.146 on
+  // stencil27:106, 9-12 % on rmat:20, the FEM and 64-block matrices;
+  // merge_path 2-8 %.  Every kernel streaming: scalar 1.5-2.2x slower on
+  // poisson2d:2530, poisson3d:166 and banded:2461538, vector with 2-4 lanes
+  // up to 2x; vector with 8+ lanes (whole sectors) 8 % faster in fp64 but
+  // 20 % slower in fp32 on the FEM and 64-block matrices.
   /// A's entry k in the accumulation type, conjugated when asked.
-  KOKKOS_FORCEINLINE_FUNCTION S value(F k) const { return conj_if(scalar_cast<S>(vals(k)), conj); }
+  template <bool Streaming = false>
+  KOKKOS_FORCEINLINE_FUNCTION S value(F k) const {
+    if constexpr (Streaming)
+      return conj_if(scalar_cast<S>(streaming_load(vals, k)), conj);
+    else
+      return conj_if(scalar_cast<S>(vals(k)), conj);
+  }
+  /// A's column k.
+  template <bool Streaming = false>
+  KOKKOS_FORCEINLINE_FUNCTION O col(F k) const {
+    if constexpr (Streaming)
+      return streaming_load(cols, k);
+    else
+      return cols(k);
+  }
   KOKKOS_FORCEINLINE_FUNCTION S x_at(long long c, int j) const {
     return scalar_cast<S>(vec_at(x, c, j));
   }
-  KOKKOS_FORCEINLINE_FUNCTION S product(F k, int j) const { return value(k) * x_at(cols(k), j); }
+  template <bool Streaming = false>
+  KOKKOS_FORCEINLINE_FUNCTION S product(F k, int j) const {
+    return value<Streaming>(k) * x_at(col<Streaming>(k), j);
+  }
   KOKKOS_FORCEINLINE_FUNCTION S dot(F k0, F k1, int j) const {
     S sum = S(0);
     for (F k = k0; k < k1; ++k) sum += product(k, j);
@@ -251,7 +282,7 @@ struct SpmvHostRowBlockFunctor {
 /// drops its product.  Guarded loads let the compiler start each product's
 /// gather of x only after the previous product's (ncu, H200); unconditional
 /// ones issue the four column loads, then the four gathers, back to back.
-template <class D, class F = typename D::F>
+template <bool Streaming, class D, class F = typename D::F>
 KOKKOS_FORCEINLINE_FUNCTION typename D::S spmv_strided_sum(const D& d, F k, const F end,
                                                            const F step, int j) {
   using S = typename D::S;
@@ -261,9 +292,12 @@ KOKKOS_FORCEINLINE_FUNCTION typename D::S spmv_strided_sum(const D& d, F k, cons
     const F last = end - 1;
     const F k1 = k + step, k2 = k + 2 * step, k3 = k + 3 * step;
     const F q1 = k1 < end ? k1 : last, q2 = k2 < end ? k2 : last, q3 = k3 < end ? k3 : last;
-    const O c0 = d.cols(k), c1 = d.cols(q1), c2 = d.cols(q2), c3 = d.cols(q3);
-    const S p0 = d.value(k) * d.x_at(c0, j), p1 = d.value(q1) * d.x_at(c1, j);
-    const S p2 = d.value(q2) * d.x_at(c2, j), p3 = d.value(q3) * d.x_at(c3, j);
+    const O c0 = d.template col<Streaming>(k), c1 = d.template col<Streaming>(q1);
+    const O c2 = d.template col<Streaming>(q2), c3 = d.template col<Streaming>(q3);
+    const S p0 = d.template value<Streaming>(k) * d.x_at(c0, j);
+    const S p1 = d.template value<Streaming>(q1) * d.x_at(c1, j);
+    const S p2 = d.template value<Streaming>(q2) * d.x_at(c2, j);
+    const S p3 = d.template value<Streaming>(q3) * d.x_at(c3, j);
     s0 += p0;
     s1 += k1 < end ? p1 : S(0);
     s2 += k2 < end ? p2 : S(0);
@@ -292,7 +326,7 @@ struct SpmvVectorFunctor {
   int rows_per_thread;  // rows per lane group
 
   KOKKOS_FORCEINLINE_FUNCTION S lane_sum(F k, const F end, int j) const {
-    return spmv_strided_sum(d, k, end, static_cast<F>(lanes), j);
+    return spmv_strided_sum<false>(d, k, end, static_cast<F>(lanes), j);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
@@ -422,7 +456,7 @@ struct SpmvMergeTileFunctor {
     for (int j = 0; j < d.vecs(); ++j) {
       if (j > 0) m.team_barrier();  // the previous column's sums are done
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, k1 - k0),
-                           [&](const F l) { prod(l) = d.product(k0 + l, j); });
+                           [&](const F l) { prod(l) = d.template product<true>(k0 + l, j); });
       m.team_barrier();
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nrows), [&](const long long r) {
         S sum = 0;
@@ -481,7 +515,8 @@ struct SpmvStreamFunctor {
 
   static size_t scratch_bytes(long long capacity) { return Products::shmem_size(capacity); }
 
-  KOKKOS_FORCEINLINE_FUNCTION S product(F k, int j) const { return d.product(k, j); }
+  // The team reads a block's entries as one run: whole sectors (Streaming).
+  KOKKOS_FORCEINLINE_FUNCTION S product(F k, int j) const { return d.template product<true>(k, j); }
 
   /// Rows of more entries than scratch holds, one after another, each
   /// reduced by the whole team from global memory.
@@ -604,7 +639,8 @@ struct SpmvSplitPiecesFunctor {
       Kokkos::parallel_reduce(
           Kokkos::TeamThreadRange(m, threads),
           [&](const int t, S& acc) {
-            acc += spmv_strided_sum(d, k0 + static_cast<F>(t), k1, static_cast<F>(threads), j);
+            acc +=
+                spmv_strided_sum<true>(d, k0 + static_cast<F>(t), k1, static_cast<F>(threads), j);
           },
           sum);
       Kokkos::single(Kokkos::PerTeam(m),
