@@ -86,6 +86,25 @@ HostCsr<F> random_matrix(int rows, int cols, int per_row, std::uint64_t seed, in
   return spk::reference::csr_from_rows<double, int, F>(rows, cols, r);
 }
 
+/// rows × cols with no empty row: rows of min_len..max_len random sorted
+/// columns, except rows [short_from, short_from + 5), which hold 2 (ELL's
+/// host tasks of only long rows take the plain sums, the others the
+/// padding-selecting ones).
+template <class F>
+HostCsr<F> regular_matrix(int rows, int cols, int min_len, int max_len, std::uint64_t seed,
+                          int short_from) {
+  spk::Impl::SplitMix64 rng(seed);
+  Rows r(rows);
+  for (int i = 0; i < rows; ++i) {
+    const bool is_short = i >= short_from && i < short_from + 5;
+    const int len = is_short ? 2 : min_len + static_cast<int>(rng.below(max_len - min_len + 1));
+    std::set<int> picked;
+    while (static_cast<int>(picked.size()) < len) picked.insert(static_cast<int>(rng.below(cols)));
+    for (int c : picked) r[i].emplace_back(c, 2 * rng.uniform() - 1);
+  }
+  return spk::reference::csr_from_rows<double, int, F>(rows, cols, r);
+}
+
 /// A with its zero entries left out.
 template <class F>
 HostCsr<F> drop_zeros(const HostCsr<F>& A) {
@@ -327,6 +346,11 @@ void check_ell_hyb_random() {
   auto matrices = random_matrices<F>();
   const int tall = 2 * spk::FormatHostTuning::ell_rows_per_task + 77;
   matrices.push_back({"random tall", random_matrix<F>(tall, 100, 4, 14, tall - 2)});
+  // Tasks of rows of 17-27 entries (two groups of slot columns real in
+  // every row, one with padding, three left over) and one with a few rows of 2.
+  matrices.push_back(
+      {"regular tall",
+       regular_matrix<F>(tall, 300, 17, 27, 5, spk::FormatHostTuning::ell_rows_per_task + 9)});
   for (const auto& [name, A] : matrices) {
     const auto dA = spk::create_mirror_view_and_copy(Exec(), A);
     const auto dE = spk::csr_to_ell(Exec(), dA);

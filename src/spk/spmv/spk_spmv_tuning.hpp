@@ -91,6 +91,13 @@ struct FormatHostTuning {
   /// and 0.61×.  The accumulators then take 32 KB (fp64), so larger tasks
   /// were not tried.
   static constexpr int ell_rows_per_task = 4096;
+  /// Slot columns an ELL host task sums together (a row's accumulator moves
+  /// once per this many products; the last columns go in fours).  Measured
+  /// (one OpenMP thread, perf_spmv --formats ell, min of 20): 8 with the
+  /// plain sums of padding-free groups took fem:51:3:27 from 25.7-26.9 ms
+  /// (4 columns, every slot selected) to 20.7-23.3; 8 without a group of 4
+  /// after it ran poisson3d:100's 7 slots one by one, 15 % slower.
+  static constexpr int ell_columns_per_pass = 8;
 };
 
 /// NVIDIA Hopper (sm_90: H100, H200).

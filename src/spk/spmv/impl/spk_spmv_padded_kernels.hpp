@@ -401,37 +401,78 @@ struct SpmvEllData {
 
 /// Host spaces: a thread takes FormatHostTuning::ell_rows_per_task
 /// consecutive rows and walks the slots column by column, summing the rows
-/// side by side (unit-stride loads, as on a GPU warp).  Four slot columns go
-/// together, so that a row's accumulator is loaded and stored once per four
-/// products instead of once per product; their padding slots are selected
+/// side by side (unit-stride loads, as on a GPU warp).  `group` slot columns
+/// go together, so that a row's accumulator is loaded and stored once per
+/// `group` products instead of once per product.  Padding sits at the end of
+/// a row, so a group whose last column holds a real entry in every row of
+/// the task is all real entries and takes the plain sums (the stencil and
+/// FEM rows' groups but the last); past that, padding slots are selected
 /// away rather than branched around (x(0) stands in for their column).
 template <class D>
 struct SpmvEllHostFunctor {
   D d;
   static constexpr int chunk = FormatHostTuning::ell_rows_per_task;
+  static constexpr int group = FormatHostTuning::ell_columns_per_pass;
   using S = typename D::S;
   template <class C, class V>
   S slot(const C c, const V v, const int j) const {
     const S p = spmv_value(d, v) * spmv_x(d, c < 0 ? C(0) : c, j);
     return c >= 0 ? p : S(0);
   }
+  /// Whether slot column k holds a real entry in each of rows [i0, i0 + rn).
+  bool column_full(const long long i0, const long long rn, const long long k) const {
+    const auto* c = &d.cols(i0, k);
+    bool padded = false;
+    for (long long r = 0; r < rn; ++r) padded |= c[r] < 0;
+    return !padded;
+  }
+  /// Adds slot columns [k, k + G) of rows [i0, i0 + rn) to acc; Full: no
+  /// padding among them.
+  template <bool Full, int G>
+  void add_group(S* acc, const long long i0, const long long rn, const long long k,
+                 const int j) const {
+    const std::remove_reference_t<decltype(d.cols(0, 0))>* c[G];
+    const std::remove_reference_t<decltype(d.vals(0, 0))>* v[G];
+    for (int g = 0; g < G; ++g) {
+      c[g] = &d.cols(i0, k + g);
+      v[g] = &d.vals(i0, k + g);
+    }
+    for (long long r = 0; r < rn; ++r) {
+      S s = 0;
+      for (int g = 0; g < G; ++g) {
+        if constexpr (Full)
+          s += spmv_value(d, v[g][r]) * spmv_x(d, c[g][r], j);
+        else
+          s += slot(c[g][r], v[g][r], j);
+      }
+      acc[r] += s;
+    }
+  }
+  /// The group of G columns at k, plain while every row's entries reach
+  /// past it (`full`, cleared at the first group with padding).
+  template <int G>
+  void add_group(S* acc, const long long i0, const long long rn, const long long k, const int j,
+                 bool& full) const {
+    full = full && column_full(i0, rn, k + G - 1);
+    if (full)
+      add_group<true, G>(acc, i0, rn, k, j);
+    else
+      add_group<false, G>(acc, i0, rn, k, j);
+  }
   void operator()(const long long t) const {
     const long long i0 = t * chunk;
     const long long rn = std::min<long long>(chunk, d.m - i0);
-    // With no column, x has no entry to stand in for padding.
-    const long long grouped = d.x.extent(0) > 0 ? d.width / 4 * 4 : 0;
+    // With no column, x has no entry to stand in for padding: no groups.
+    const long long w = d.x.extent(0) > 0 ? d.width : 0;
     for (int j = 0; j < d.nv; ++j) {
       S acc[chunk] = {};
-      for (long long k = 0; k < grouped; k += 4) {
-        const auto *c0 = &d.cols(i0, k), *c1 = &d.cols(i0, k + 1), *c2 = &d.cols(i0, k + 2),
-                   *c3 = &d.cols(i0, k + 3);
-        const auto *v0 = &d.vals(i0, k), *v1 = &d.vals(i0, k + 1), *v2 = &d.vals(i0, k + 2),
-                   *v3 = &d.vals(i0, k + 3);
-        for (long long r = 0; r < rn; ++r)
-          acc[r] += (slot(c0[r], v0[r], j) + slot(c1[r], v1[r], j)) +
-                    (slot(c2[r], v2[r], j) + slot(c3[r], v3[r], j));
-      }
-      for (long long k = grouped; k < d.width; ++k) {
+      bool full = true;
+      long long k = 0;
+      for (; k + group <= w; k += group) add_group<group>(acc, i0, rn, k, j, full);
+      // The last columns in groups of four (a 7-point stencil's 7 slots: 4
+      // together, then 3 one by one).
+      for (; k + 4 <= w; k += 4) add_group<4>(acc, i0, rn, k, j, full);
+      for (; k < d.width; ++k) {
         const auto* c = &d.cols(i0, k);
         const auto* v = &d.vals(i0, k);
         for (long long r = 0; r < rn; ++r)
