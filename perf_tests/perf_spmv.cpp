@@ -36,6 +36,8 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <spk_mirror.hpp>
 #include <spk_perf_common.hpp>
 #include <spk_perf_formats.hpp>
@@ -133,6 +135,72 @@ bool fits(const ExecSpace&, const HostCsr& A) {
   return spk::perf::fits_memory(dev, spk::perf::space_memory_bytes<ExecSpace>().first, "device",
                                 memory_reason);
 }
+
+#if defined(KOKKOS_ENABLE_CUDA)
+/// cuSPARSE's generic SpMV on spk's arrays (32-bit indices, no copies): the
+/// descriptors and one prepared buffer per algorithm, kept while the table's
+/// implementations are timed in turn.
+template <class S, class MS>
+class CusparseSpmv {
+ public:
+  template <class Csr>
+  CusparseSpmv(cudaStream_t stream, const Csr& A, const Kokkos::View<S*, MS>& x,
+               const Kokkos::View<S*, MS>& y) {
+    check(cusparseCreate(&handle_), "create");
+    check(cusparseSetStream(handle_, stream), "set stream");
+    check(cusparseCreateCsr(&mat_, A.num_rows(), A.num_cols(), A.nnz(),
+                            const_cast<F*>(A.row_map().data()), const_cast<O*>(A.col_idx().data()),
+                            const_cast<S*>(A.values().data()), CUSPARSE_INDEX_32I,
+                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, cuda_data_type<S>()),
+          "create csr");
+    check(cusparseCreateDnVec(&x_, x.extent(0), x.data(), cuda_data_type<S>()), "dnvec x");
+    check(cusparseCreateDnVec(&y_, y.extent(0), y.data(), cuda_data_type<S>()), "dnvec y");
+  }
+  CusparseSpmv(const CusparseSpmv&) = delete;
+  CusparseSpmv& operator=(const CusparseSpmv&) = delete;
+  ~CusparseSpmv() {
+    cusparseDestroyDnVec(x_);
+    cusparseDestroyDnVec(y_);
+    cusparseDestroySpMat(mat_);
+    cusparseDestroy(handle_);
+  }
+
+  /// Sizes (and, from cuSPARSE 12.4, preprocesses) a buffer for `alg`; returns its index for run().
+  int prepare(cusparseSpMVAlg_t alg) {
+    size_t bytes = 0;
+    check(cusparseSpMV_bufferSize(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, mat_, x_,
+                                  &zero_, y_, cuda_data_type<S>(), alg, &bytes),
+          "buffer size");
+    algs_.push_back(alg);
+    buffers_.emplace_back("cusparse_buffer", std::max<size_t>(bytes, 1));
+#if CUSPARSE_VERSION >= 12400
+    check(cusparseSpMV_preprocess(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, mat_, x_,
+                                  &zero_, y_, cuda_data_type<S>(), alg, buffers_.back().data()),
+          "preprocess");
+#endif
+    return static_cast<int>(algs_.size()) - 1;
+  }
+
+  /// y = A·x with the k-th prepared algorithm.
+  void run(int k) const {
+    check(cusparseSpMV(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, mat_, x_, &zero_, y_,
+                       cuda_data_type<S>(), algs_[k], buffers_[k].data()),
+          "spmv");
+  }
+
+ private:
+  static void check(cusparseStatus_t s, const char* what) {
+    if (s != CUSPARSE_STATUS_SUCCESS)
+      throw spk::Error(std::string("cuSPARSE ") + what + ": " + cusparseGetErrorString(s));
+  }
+  cusparseHandle_t handle_ = nullptr;
+  cusparseSpMatDescr_t mat_ = nullptr;
+  cusparseDnVecDescr_t x_ = nullptr, y_ = nullptr;
+  const S one_ = S(1), zero_ = S(0);
+  std::vector<cusparseSpMVAlg_t> algs_;
+  std::vector<Kokkos::View<char*, MS>> buffers_;
+};
+#endif
 
 template <class ExecSpace, class S>
 int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& report) {
@@ -234,24 +302,65 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
           y, spk::Impl::scalar_cast<S>(std::numeric_limits<spk::real_type_t<S>>::quiet_NaN()));
     };
 
+    // The table's implementations, timed in turn (time_in_turn): each round
+    // runs every one once on the same A, x and y.
+    struct Candidate {
+      std::string impl, note;
+      std::function<void()> run;
+    };
+    std::vector<Candidate> candidates;
+    std::vector<std::shared_ptr<spk::SpmvPlan<Csr>>> plans;
+    auto add_plan = [&](const std::string& impl, const spk::SpmvOptions& o) {
+      auto plan = std::make_shared<spk::SpmvPlan<Csr>>(space, A, o);
+      plans.push_back(plan);
+      // The chosen algorithm and lanes, e.g. "vector lanes=8 groups=32 rows/group=4".
+      candidates.push_back(
+          {impl, plan->describe(), [&, plan] { spk::spmv(space, *plan, S(1), A, x, S(0), y); }});
+      return plan;
+    };
     for (auto alg :
          {spk::SpmvAlgorithm::Scalar, spk::SpmvAlgorithm::Vector, spk::SpmvAlgorithm::MergePath,
           spk::SpmvAlgorithm::Stream, spk::SpmvAlgorithm::Auto}) {
       spk::SpmvOptions o;
       o.algorithm = alg;
-      spk::SpmvPlan plan(space, A, o);
-      poison();
-      const double ms = time_ms(
-          args, [&] { spk::spmv(space, plan, S(1), A, x, S(0), y); }, sync);
-      // The chosen algorithm and lanes, e.g. "vector lanes=8 groups=32 rows/group=4".
-      add(std::string("spk-") + spk::to_string(alg), ms, space_name, true, plan.describe());
-      if (alg == spk::SpmvAlgorithm::Auto && plan.launch().split_rows > 0) {
+      const auto plan = add_plan(std::string("spk-") + spk::to_string(alg), o);
+      if (alg == spk::SpmvAlgorithm::Auto && plan->launch().split_rows > 0) {
         o.long_rows = spk::SpmvLongRows::Keep;
-        spk::SpmvPlan whole(space, A, o);
-        poison();
-        const double keep_ms = time_ms(
-            args, [&] { spk::spmv(space, whole, S(1), A, x, S(0), y); }, sync);
-        add("spk-auto-keep", keep_ms, space_name, true, whole.describe());
+        add_plan("spk-auto-keep", o);
+      }
+    }
+    // auto without a plan: the mean-only choice.
+    candidates.push_back({"spk-auto-noplan", "", [&] { spk::spmv(space, S(1), A, x, S(0), y); }});
+#if defined(SPK_HAVE_KOKKOSKERNELS)
+    auto kA = spk::to_kokkos_kernels(A);
+    candidates.push_back({"kokkoskernels", "KokkosSparse::spmv default dispatch",
+                          [&] { KokkosSparse::spmv("N", S(1), kA, x, S(0), y); }});
+#if SPK_KOKKOS_4 && defined(KOKKOS_ENABLE_CUDA)
+    candidates.push_back({"kokkoskernels-native", "SPMVHandle(SPMV_NATIVE)",
+                          [&] { spk::Impl::kk_spmv_native(space, S(1), kA, x, S(0), y); }});
+#endif
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+    std::optional<CusparseSpmv<S, MS>> cusparse;
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+      cusparse.emplace(space.cuda_stream(), A, x, y);
+      for (const auto& shape : {std::pair{CUSPARSE_SPMV_CSR_ALG1, "cusparse-alg1"},
+                                std::pair{CUSPARSE_SPMV_CSR_ALG2, "cusparse-alg2"}}) {
+        const int k = cusparse->prepare(shape.first);
+        candidates.push_back({shape.second, "", [&, k] { cusparse->run(k); }});
+      }
+    }
+#endif
+    {
+      std::vector<std::function<void()>> runs;
+      for (const auto& c : candidates) runs.push_back(c.run);
+      const auto times = spk::perf::time_in_turn(args.warmup, args.repeat, runs, sync);
+      for (size_t i = 0; i < candidates.size(); ++i) {
+        poison();  // each must write y itself
+        candidates[i].run();
+        sync();
+        last_min_ms = times[i].min_ms;
+        add(candidates[i].impl, times[i].median_ms, space_name, true, candidates[i].note);
       }
     }
     if (args.sweep_split) {  // the long-row split: threshold × piece × team threads
@@ -350,12 +459,6 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
         add(label.str(), ms, space_name, true, plan.describe());
       }
     }
-    {  // auto without a plan: the mean-only choice.
-      poison();
-      const double ms = time_ms(
-          args, [&] { spk::spmv(space, S(1), A, x, S(0), y); }, sync);
-      add("spk-auto-noplan", ms, space_name, true);
-    }
     spk::perf::run_formats(
         space, args.formats, A, x, y, [&](auto&& f) { return time_ms(args, f, sync); }, poison,
         [&](const std::string& impl, double ms, bool check, const std::string& note,
@@ -366,72 +469,6 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
             report.note(name + " " + impl + ": " + note);
         },
         args.sweep);
-#if defined(SPK_HAVE_KOKKOSKERNELS)
-    {
-      auto kA = spk::to_kokkos_kernels(A);
-      poison();
-      double ms = time_ms(
-          args, [&] { KokkosSparse::spmv("N", S(1), kA, x, S(0), y); }, sync);
-      add("kokkoskernels", ms, space_name, true, "KokkosSparse::spmv default dispatch");
-#if SPK_KOKKOS_4 && defined(KOKKOS_ENABLE_CUDA)
-      poison();
-      ms = time_ms(
-          args, [&] { spk::Impl::kk_spmv_native(space, S(1), kA, x, S(0), y); }, sync);
-      add("kokkoskernels-native", ms, space_name, true, "SPMVHandle(SPMV_NATIVE)");
-#endif
-    }
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-      auto ck = [](cusparseStatus_t s, const char* what) {
-        if (s != CUSPARSE_STATUS_SUCCESS)
-          throw spk::Error(std::string("cuSPARSE ") + what + ": " + cusparseGetErrorString(s));
-      };
-      cusparseHandle_t h;
-      ck(cusparseCreate(&h), "create");
-      ck(cusparseSetStream(h, space.cuda_stream()), "set stream");
-      cusparseSpMatDescr_t mat;
-      ck(cusparseCreateCsr(&mat, m, n, nnz, const_cast<F*>(A.row_map().data()),
-                           const_cast<O*>(A.col_idx().data()), const_cast<S*>(A.values().data()),
-                           CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                           cuda_data_type<S>()),
-         "create csr");
-      cusparseDnVecDescr_t vx, vy;
-      ck(cusparseCreateDnVec(&vx, n, x.data(), cuda_data_type<S>()), "dnvec x");
-      ck(cusparseCreateDnVec(&vy, m, y.data(), cuda_data_type<S>()), "dnvec y");
-      const S one = 1, zero = 0;
-      for (const auto& shape : {std::pair{CUSPARSE_SPMV_CSR_ALG1, "cusparse-alg1"},
-                                std::pair{CUSPARSE_SPMV_CSR_ALG2, "cusparse-alg2"}}) {
-        // (named copies: lambdas capture structured bindings only from C++20)
-        const cusparseSpMVAlg_t alg = shape.first;
-        const char* const label = shape.second;
-        size_t buf_size = 0;
-        ck(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vy,
-                                   cuda_data_type<S>(), alg, &buf_size),
-           "buffer size");
-        Kokkos::View<char*, MS> buf("cusparse_buffer", std::max<size_t>(buf_size, 1));
-#if CUSPARSE_VERSION >= 12400
-        ck(cusparseSpMV_preprocess(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vy,
-                                   cuda_data_type<S>(), alg, buf.data()),
-           "preprocess");
-#endif
-        poison();
-        const double ms = time_ms(
-            args,
-            [&] {
-              ck(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vy,
-                              cuda_data_type<S>(), alg, buf.data()),
-                 "spmv");
-            },
-            sync);
-        add(label, ms, space_name, true);
-      }
-      cusparseDestroyDnVec(vx);
-      cusparseDestroyDnVec(vy);
-      cusparseDestroySpMat(mat);
-      cusparseDestroy(h);
-    }
-#endif
     if (args.serial_loop) {
       Args few = args;
       few.repeat = std::min(args.repeat, 5);

@@ -452,6 +452,47 @@ double median_ms(int warmup, int repeat, F&& f) {
   return repeat % 2 ? t[repeat / 2] : 0.5 * (t[repeat / 2 - 1] + t[repeat / 2]);
 }
 
+/// One implementation's times from time_in_turn, in ms.
+struct TurnTimes {
+  double median_ms = 0, min_ms = 0;
+};
+
+/// Times several implementations of one operation in turn: `warmup` rounds,
+/// then `repeat` rounds that each run every implementation once, each run
+/// followed by sync().  Drift of the machine (a neighbour's load, the clock,
+/// the GPU's power state) then falls on all implementations alike.  Blocks of
+/// repeats, one implementation after another, do not give that: on a 2-core
+/// host the same kernel timed in two such blocks of one run came out up to 3×
+/// apart (ca-CondMat, 2 OpenMP threads).  Every implementation must read and
+/// write the same data, so that none finds the caches warmed for it alone.
+template <class Sync>
+std::vector<TurnTimes> time_in_turn(int warmup, int repeat,
+                                    const std::vector<std::function<void()>>& runs, Sync&& sync) {
+  for (int r = 0; r < warmup; ++r)
+    for (const auto& f : runs) {
+      f();
+      sync();
+    }
+  std::vector<std::vector<double>> t(runs.size());
+  for (int r = 0; r < repeat; ++r)
+    for (size_t i = 0; i < runs.size(); ++i) {
+      const auto b = std::chrono::steady_clock::now();
+      runs[i]();
+      sync();
+      t[i].push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - b).count());
+    }
+  std::vector<TurnTimes> out(runs.size());
+  for (size_t i = 0; i < runs.size(); ++i) {
+    auto& v = t[i];
+    if (v.empty()) continue;
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    out[i] = {n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]), v.front()};
+  }
+  return out;
+}
+
 /// median_ms for slow host baselines: a first run of at least `budget_ms`
 /// is the measurement; shorter ones are timed as median_ms.  The serial
 /// COO->CSR reference takes 5-15 s on 10^7-entry matrices, and four runs
