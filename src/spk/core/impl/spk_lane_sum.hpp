@@ -48,6 +48,24 @@ __device__ __forceinline__ T shfl_xor_any(const T& v, int o, unsigned mask) {
     return r;
   }
 }
+
+/// v from the lane `o` below the caller's (the caller's own v in lanes < o),
+/// for any trivially copyable type, as shfl_xor_any.
+template <class T>
+__device__ __forceinline__ T shfl_up_any(const T& v, int o, unsigned mask) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int>) {
+    return __shfl_up_sync(mask, v, o);
+  } else {
+    static_assert(std::is_trivially_copyable_v<T>, "shfl_up_any: trivially copyable types only");
+    constexpr int words = static_cast<int>((sizeof(T) + 3) / 4);
+    int w[words] = {};
+    memcpy(w, &v, sizeof(T));
+    for (int i = 0; i < words; ++i) w[i] = __shfl_up_sync(mask, w[i], o);
+    T r;
+    memcpy(&r, w, sizeof(T));
+    return r;
+  }
+}
 #endif
 
 /// Σ over lanes l of `lanes` of lane_value(l), the same in every lane of the

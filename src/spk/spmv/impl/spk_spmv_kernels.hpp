@@ -409,9 +409,17 @@ struct SpmvMergePathFunctor {
 
 /// merge_path on GPUs: team `seg` takes a tile of the merge path (team_size ×
 /// items), stages its products a_k·x(col_k) and its rows' starts in team
-/// scratch with coalesced loads, then sums each row that ends in the tile
-/// from scratch (a thread per row) and reduces the unfinished last row as a
-/// team into the carry, added by SpmvMergeFixup.
+/// scratch with coalesced loads, then sums the tile's rows from scratch and
+/// hands the unfinished last row's partial sum to SpmvMergeFixup.
+///
+/// On CUDA devices the rows are summed by a second merge path inside the
+/// tile: each thread walks an equal share of the tile's row ends and
+/// products in registers, and a segmented scan over the team (shuffles, then
+/// one value per warp in scratch) joins the pieces of rows that span
+/// threads.  A thread per row, as elsewhere, leaves a tile's long row on one
+/// thread while the others wait: on power-law rows (Pareto lengths, a few
+/// rows of hundreds of entries among rows of 1-8) that held merge_path at
+/// 0.70× cuSPARSE CSR ALG1 (powerlaw:250000, H100).
 template <class D, class CarryRows, class CarryVals, class Member>
 struct SpmvMergeTileFunctor {
   using S = typename D::S;
@@ -419,6 +427,8 @@ struct SpmvMergeTileFunctor {
   using Scratch = typename Member::execution_space::scratch_memory_space;
   using Products = Kokkos::View<S*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   using Starts = Kokkos::View<F*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using WarpKeys = Kokkos::View<int*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  static constexpr int max_warps = 32;  // 1,024 threads
   D d;
   CarryRows carry_rows;
   CarryVals carry_vals;
@@ -426,7 +436,9 @@ struct SpmvMergeTileFunctor {
   long long nnz, items;
 
   static size_t scratch_bytes(long long items) {
-    return Products::shmem_size(items) + Starts::shmem_size(items + 1);
+    // The per-warp values first: the scratch's start is aligned for any S.
+    return Products::shmem_size(max_warps) + 2 * WarpKeys::shmem_size(max_warps) +
+           Products::shmem_size(items) + Starts::shmem_size(items + 1);
   }
 
   KOKKOS_INLINE_FUNCTION long long split(const Member& m, long long seg, long long diag) const {
@@ -446,6 +458,8 @@ struct SpmvMergeTileFunctor {
     const long long i0 = split(m, seg, d0), i1 = split(m, seg + 1, d1);
     const F k0 = static_cast<F>(d0 - i0), k1 = static_cast<F>(d1 - i1);
     const long long nrows = i1 - i0;
+    Products warp_vals(m.team_scratch(0), max_warps);
+    WarpKeys warp_last(m.team_scratch(0), max_warps), warp_first(m.team_scratch(0), max_warps);
     Products prod(m.team_scratch(0), items);
     Starts start(m.team_scratch(0), items + 1);
     // start(r) = where row i0 + r begins, clamped to the tile.
@@ -458,6 +472,11 @@ struct SpmvMergeTileFunctor {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, k1 - k0),
                            [&](const F l) { prod(l) = d.template product<true>(k0 + l, j); });
       m.team_barrier();
+#if defined(__CUDA_ARCH__)
+      const S carry = walk_rows(m, prod, start, warp_vals, warp_last, warp_first, i0,
+                                static_cast<int>(nrows), static_cast<int>(k1 - k0), j);
+      if (m.team_rank() == m.team_size() - 1) carry_vals(seg, j) = carry;
+#else
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, nrows), [&](const long long r) {
         S sum = 0;
         for (F l = start(r); l < start(r + 1); ++l) sum += prod(l - k0);
@@ -468,11 +487,92 @@ struct SpmvMergeTileFunctor {
           Kokkos::TeamThreadRange(m, start(nrows) - k0, k1 - k0),
           [&](const F l, S& acc) { acc += prod(l); }, carry);
       Kokkos::single(Kokkos::PerTeam(m), [&]() { carry_vals(seg, j) = carry; });
+#endif
     }
     Kokkos::single(Kokkos::PerTeam(m), [&]() {
       carry_rows(seg) = static_cast<typename CarryRows::non_const_value_type>(i1);
     });
   }
+
+#if defined(__CUDA_ARCH__)
+  /// The tile's merge path of `nrows` row ends and `n` staged products,
+  /// split evenly over the team's threads (a team of vector length 1: the
+  /// team rank is the thread's place in its block).  Writes y for every row
+  /// that ends in the tile and returns, in the team's last thread, the
+  /// partial sum of the row the tile leaves unfinished.
+  __device__ S walk_rows(const Member& m, const Products& prod, const Starts& start,
+                         const Products& warp_vals, const WarpKeys& warp_last,
+                         const WarpKeys& warp_first, long long i0, int nrows, int n, int j) const {
+    const int t = m.team_rank(), T = m.team_size();
+    const int len = nrows + n, per = (len + T - 1) / T;
+    const int dg = t * per < len ? t * per : len, dg_end = dg + per < len ? dg + per : len;
+    // Where this thread's diagonal crosses the tile's merge path: row ends
+    // before products (a product l belongs to row r while l < end(r)).
+    const F base = start(0);  // k0: row i0 begins at or before the tile
+    int lo = dg - n > 0 ? dg - n : 0, hi = dg < nrows ? dg : nrows;
+    while (lo < hi) {
+      const int mid = (lo + hi) >> 1;
+      if (static_cast<int>(start(mid + 1) - base) <= dg - mid - 1)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    int r = lo, l = dg - lo;
+    auto end_of = [&](int row) {
+      return row < nrows ? static_cast<int>(start(row + 1) - base) : n;
+    };
+    int end = end_of(r);
+    S sum = S(0), first_sum = S(0);
+    int first_row = -1;
+    for (int s = dg; s < dg_end; ++s) {
+      if (l < end) {
+        sum += prod(l);
+        ++l;
+      } else {  // row r ends here
+        if (first_row < 0) {
+          first_row = r;  // its earlier part may lie in the threads before
+          first_sum = sum;
+        } else {
+          axpby_store(vec_at(d.y, i0 + r, j), sum, d.alpha, d.beta);
+        }
+        sum = S(0);
+        end = end_of(++r);
+      }
+    }
+    // Segmented inclusive scan of (row r, sum) over the team; rows rise with t.
+    const unsigned mask = warp_threads_mask();
+    const int lane = t & 31, warp = t >> 5;
+    S v = sum;
+    for (int o = 1; o < 32; o <<= 1) {
+      const S vo = shfl_up_any(v, o, mask);
+      const int ro = __shfl_up_sync(mask, r, o);
+      if (lane >= o && ro == r) v += vo;
+    }
+    const int r_lane0 = __shfl_sync(mask, r, 0);
+    if (lane == 31 || t == T - 1) {
+      warp_vals(warp) = v;
+      warp_last(warp) = r;
+    }
+    if (lane == 0) warp_first(warp) = r;
+    m.team_barrier();
+    // What the warps before add to the row the thread's segment reaches back for.
+    auto before = [&](int row) {
+      S p = S(0);
+      for (int w = warp - 1; w >= 0 && warp_last(w) == row; --w) {
+        p += warp_vals(w);
+        if (warp_first(w) != row) break;
+      }
+      return p;
+    };
+    if (r == r_lane0) v += before(r);
+    // The row this thread starts in: its earlier part is the scan at t - 1.
+    S carry_in = shfl_up_any(v, 1, mask);
+    if (lane == 0) carry_in = warp > 0 ? before(warp_last(warp - 1)) : S(0);
+    if (first_row >= 0)
+      axpby_store(vec_at(d.y, i0 + first_row, j), carry_in + first_sum, d.alpha, d.beta);
+    return v;
+  }
+#endif
 };
 
 /// Launches SpmvMergeTileFunctor: L.num_segments tiles of L.merge_path_items
