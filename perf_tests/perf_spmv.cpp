@@ -14,7 +14,8 @@
 // Without matrices: the corpus (spk_perf_common.hpp, docs/benchmarks.md)
 // plus $SPK_MATRIX_DIR's files.  A matrix whose vectors and copies would
 // not fit the space's memory is a skipped row, one that throws a failed
-// row; the run goes on.  Reported: median ms after
+// row; the run goes on.  On host spaces the implementations are timed in
+// turn (spk::perf::time_in_turn), on GPUs one after another.  Reported: median ms after
 // warm-up, GB/s from counted bytes (row_map + col_idx + values + x + y, each
 // once), GFLOP/s (2·nnz), the fraction of the reference bandwidth, and each
 // result's max relative deviation from the serial loop.  --sweep 1 also times
@@ -302,7 +303,7 @@ int run(const Args& args, const spk::perf::Options& opt, spk::perf::Report& repo
           y, spk::Impl::scalar_cast<S>(std::numeric_limits<spk::real_type_t<S>>::quiet_NaN()));
     };
 
-    // The table's implementations, timed in turn (time_in_turn): each round
+    // The table's implementations, timed in turn (time_in_turn): each pass
     // runs every one once on the same A, x and y.
     struct Candidate {
       std::string impl, note;

@@ -457,8 +457,8 @@ struct TurnTimes {
   double median_ms = 0, min_ms = 0;
 };
 
-/// Times several implementations of one operation in turn: `warmup` rounds,
-/// then `repeat` rounds that each run every implementation once, each run
+/// Times several implementations of one operation in turn: `warmup` passes,
+/// then `repeat` passes that each run every implementation once, each run
 /// followed by sync().  Drift of the machine (a neighbour's load, the clock,
 /// the GPU's power state) then falls on all implementations alike.  Blocks of
 /// repeats, one implementation after another, do not give that: on a 2-core
