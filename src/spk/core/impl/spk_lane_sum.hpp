@@ -30,41 +30,43 @@ __device__ __forceinline__ unsigned warp_threads_mask() {
   return left >= 32 ? 0xffffffffu : (1u << left) - 1;
 }
 
+/// v moved through a warp shuffle of 4-byte words, `shuffle(word)`, for
+/// any trivially copyable type.
+template <class T, class Shuffle>
+__device__ __forceinline__ T shfl_words(const T& v, const Shuffle& shuffle) {
+  static_assert(std::is_trivially_copyable_v<T>, "warp shuffles: trivially copyable types only");
+  constexpr int words = static_cast<int>((sizeof(T) + 3) / 4);
+  int w[words] = {};
+  memcpy(w, &v, sizeof(T));
+  for (int i = 0; i < words; ++i) w[i] = shuffle(w[i]);
+  T r;
+  memcpy(&r, w, sizeof(T));
+  return r;
+}
+
+/// Types the CUDA shuffle intrinsics move directly.
+template <class T>
+inline constexpr bool shfl_native_v =
+    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int>;
+
 /// v from the lane whose index differs from the caller's by `o` (xor), for
-/// any trivially copyable type (moved as 4-byte words; float and double
-/// directly).
+/// any trivially copyable type.
 template <class T>
 __device__ __forceinline__ T shfl_xor_any(const T& v, int o, unsigned mask) {
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+  if constexpr (shfl_native_v<T>)
     return __shfl_xor_sync(mask, v, o);
-  } else {
-    static_assert(std::is_trivially_copyable_v<T>, "shfl_xor_any: trivially copyable types only");
-    constexpr int words = static_cast<int>((sizeof(T) + 3) / 4);
-    int w[words] = {};
-    memcpy(w, &v, sizeof(T));
-    for (int i = 0; i < words; ++i) w[i] = __shfl_xor_sync(mask, w[i], o);
-    T r;
-    memcpy(&r, w, sizeof(T));
-    return r;
-  }
+  else
+    return shfl_words(v, [&](int w) { return __shfl_xor_sync(mask, w, o); });
 }
 
 /// v from the lane `o` below the caller's (the caller's own v in lanes < o),
-/// for any trivially copyable type, as shfl_xor_any.
+/// for any trivially copyable type.
 template <class T>
 __device__ __forceinline__ T shfl_up_any(const T& v, int o, unsigned mask) {
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int>) {
+  if constexpr (shfl_native_v<T>)
     return __shfl_up_sync(mask, v, o);
-  } else {
-    static_assert(std::is_trivially_copyable_v<T>, "shfl_up_any: trivially copyable types only");
-    constexpr int words = static_cast<int>((sizeof(T) + 3) / 4);
-    int w[words] = {};
-    memcpy(w, &v, sizeof(T));
-    for (int i = 0; i < words; ++i) w[i] = __shfl_up_sync(mask, w[i], o);
-    T r;
-    memcpy(&r, w, sizeof(T));
-    return r;
-  }
+  else
+    return shfl_words(v, [&](int w) { return __shfl_up_sync(mask, w, o); });
 }
 #endif
 
