@@ -33,6 +33,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <impl/spk_spgemm_common.hpp>
 #include <impl/spk_spgemm_thread_dense.hpp>
 #include <limits>
@@ -105,14 +106,15 @@ bool host_fused_ordered_fits(std::uint64_t bound, bool pooled) {
          bound * (sizeof(O) + sizeof(S)) <= HostMemoryPool::instance().keep_limit();
 }
 
-/// Staging slots per thread of the ordered path: a thread goes on computing
-/// while up to this many of its blocks wait for a slower block before them.
+/// Staging per thread of the ordered path, in blocks of the largest bound:
+/// a thread goes on computing while what it staged (each block trimmed to
+/// its length) waits behind a slower block before it.
 inline constexpr int host_fused_slots = 4;
 
-/// Spins (then yields) until `flag` is 0: a slot whose block another thread
-/// is placing.
-inline void host_wait_until_zero(const std::atomic<int>& flag) {
-  for (int spins = 0; flag.load(std::memory_order_acquire) != 0; ++spins) {
+/// Spins (then yields) until `done()`.
+template <class Done>
+void host_spin_until(const Done& done) {
+  for (int spins = 0; !done(); ++spins) {
     if (spins < 256) {
 #if defined(__x86_64__) || defined(__i386__)
       __builtin_ia32_pause();
@@ -123,28 +125,77 @@ inline void host_wait_until_zero(const std::atomic<int>& flag) {
   }
 }
 
-/// The ordered path's book of blocks: which are computed (length, slot) and
-/// how far the placed prefix reaches.
+/// One thread's staging of the ordered path: a ring of `capacity` entries
+/// holding that thread's computed blocks, oldest first, each at its real
+/// length.  A block reserves its bound (contiguous), is computed, then
+/// trimmed; the ring takes back the oldest blocks once they are placed in
+/// C.  Blocks of one thread are taken, and placed, in increasing order, so
+/// a first-in first-out ring suffices.  Rings of skewed rows hold many
+/// short blocks where fixed slots of the largest block's size held four:
+/// a heavy row (an arrow's dense row, ten blocks of work) no longer leaves
+/// the other threads waiting for a slot.  Used by its thread only.
+class HostStageRing {
+ public:
+  explicit HostStageRing(std::uint64_t capacity) : capacity_(capacity) {}
+
+  /// Drops the oldest blocks that are placed (`placed(block)`).
+  template <class Placed>
+  void reclaim(const Placed& placed) {
+    while (!live_.empty() && placed(live_.front().block)) live_.pop_front();
+  }
+
+  /// Start of `need` free contiguous entries, or -1 while there are none.
+  std::int64_t reserve(std::uint64_t need) const {
+    if (need > capacity_) return -1;  // cannot happen: capacity covers the largest block
+    if (live_.empty()) return 0;
+    const std::uint64_t tail = live_.front().start;
+    const std::uint64_t head = live_.back().start + live_.back().length;
+    if (live_.back().start >= tail) {  // [tail, head) in use: room after head or before tail
+      if (capacity_ - head >= need) return static_cast<std::int64_t>(head);
+      return tail >= need ? 0 : -1;
+    }
+    // Wrapped: [tail, capacity) and [0, head) in use.
+    return tail - head >= need ? static_cast<std::int64_t>(head) : -1;
+  }
+
+  /// Block `block` computed at `start`, `length` entries of it still staged
+  /// (0: nothing to keep, as for a block written straight into C).
+  void commit(std::int64_t block, std::uint64_t start, std::uint64_t length) {
+    if (length > 0) live_.push_back({block, start, length});
+  }
+
+ private:
+  struct Staged {
+    std::int64_t block;
+    std::uint64_t start, length;
+  };
+  std::uint64_t capacity_;
+  std::deque<Staged> live_;
+};
+
+/// The ordered path's book of blocks: which are computed (length, where
+/// staged) and how far the placed prefix reaches.
 struct HostOrderedBlocks {
   std::atomic<std::int64_t> next{0};  // next block to compute
-  std::mutex mutex;                   // guards the rest but busy
+  std::mutex mutex;                   // guards the rest but `released`
   std::vector<std::int64_t> length, offset;
-  std::vector<int> slot_of;
+  std::vector<std::uint64_t> staged_at;  // entry of the staging arrays
   std::vector<char> computed;
   std::vector<char> in_c;  // computed straight into C (nothing to copy)
   // Blocks [0, placed) have offsets; they end at `end`.  Written under the
   // mutex; read without it by threads computing a block (offset_if_next).
   std::atomic<std::int64_t> placed{0}, end{0};
-  std::unique_ptr<std::atomic<int>[]> busy;  // per slot: holds a block not yet placed
+  // Per block: copied into C (its staging may be reused).
+  std::unique_ptr<std::atomic<char>[]> released;
 
-  HostOrderedBlocks(std::int64_t nb, int slots)
+  explicit HostOrderedBlocks(std::int64_t nb)
       : length(nb),
         offset(nb),
-        slot_of(nb),
+        staged_at(nb),
         computed(nb, 0),
         in_c(nb, 0),
-        busy(new std::atomic<int>[slots]) {
-    for (int s = 0; s < slots; ++s) busy[s].store(0, std::memory_order_relaxed);
+        released(new std::atomic<char>[static_cast<std::size_t>(nb)]) {
+    for (std::int64_t b = 0; b < nb; ++b) released[b].store(0, std::memory_order_relaxed);
   }
 
   /// Where block b starts in C if every block before it is placed (its
@@ -154,14 +205,14 @@ struct HostOrderedBlocks {
     return end.load(std::memory_order_relaxed);
   }
 
-  /// Block b is computed (len entries in `slot`, or already in C at its
+  /// Block b is computed (len entries staged at `at`, or already in C at its
   /// offset: `direct`): returns the blocks [q0, q1) that now have offsets,
   /// for the caller to place.
-  std::pair<std::int64_t, std::int64_t> complete(std::int64_t b, std::int64_t len, int slot,
+  std::pair<std::int64_t, std::int64_t> complete(std::int64_t b, std::int64_t len, std::uint64_t at,
                                                  bool direct) {
     const std::lock_guard<std::mutex> lock(mutex);
     length[b] = len;
-    slot_of[b] = slot;
+    staged_at[b] = at;
     computed[b] = 1;
     in_c[b] = direct;
     const std::int64_t q0 = placed.load(std::memory_order_relaxed);
@@ -285,55 +336,67 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
         host_row_blocks(m, products, st.products, T, min_blocks, ncols, &stage);
     const std::int64_t nb = static_cast<std::int64_t>(oblocks.size()) - 1;
     stage = std::max<std::uint64_t>(stage, 1);
-    constexpr int K = host_fused_slots;
-    const std::uint64_t sc_stride = host_stride<O>(stage), sv_stride = host_stride<S>(stage);
-    const auto stage_c = host_work_view<O>(owners, "spk::spgemm::stage_col_idx", T * K * sc_stride);
-    const auto stage_v = host_work_view<S>(owners, "spk::spgemm::stage_values", T * K * sv_stride);
+    // Each thread's ring holds host_fused_slots blocks of the largest bound.
+    const std::uint64_t ring = host_fused_slots * stage;
+    const std::uint64_t rc_stride = host_stride<O>(ring), rv_stride = host_stride<S>(ring);
+    const auto stage_c = host_work_view<O>(owners, "spk::spgemm::stage_col_idx", T * rc_stride);
+    const auto stage_v = host_work_view<S>(owners, "spk::spgemm::stage_values", T * rv_stride);
     HostPoolBlock c_block("spk::spgemm::C.col_idx", st.bound * sizeof(O));
     HostPoolBlock v_block("spk::spgemm::C.values", st.bound * sizeof(S));
     O* cci = static_cast<O*>(c_block.data());
     S* cv = static_cast<S*>(v_block.data());
-    HostOrderedBlocks order(nb, T * K);
+    HostOrderedBlocks order(nb);
     HostOrderedBlocks* ord = &order;
     const std::int64_t* blk = oblocks.data();
     O* sc0 = stage_c.data();
     S* sv0 = stage_v.data();
-    // Places the claimed blocks [q0, q1): row pointers, entries, slots freed.
+    // Places the claimed blocks [q0, q1): row pointers, entries, staging
+    // released.  (The two staging arrays share entry numbers: thread t's
+    // ring starts at t·rc_stride and t·rv_stride.)
     auto place = [=](const std::int64_t q0, const std::int64_t q1) {
       for (std::int64_t q = q0; q < q1; ++q) {
         const std::int64_t off = ord->offset[q], len = ord->length[q];
-        const int slot = ord->slot_of[q];
         F at = static_cast<F>(off);
         for (std::int64_t i = blk[q]; i < blk[q + 1]; ++i) {
           at += rm[i + 1];
           rm[i + 1] = at;
         }
-        if (!ord->in_c[q]) {
-          host_stream_copy(cci + off, sc0 + slot * sc_stride, len * sizeof(O));
-          host_stream_copy(cv + off, sv0 + slot * sv_stride, len * sizeof(S));
+        if (!ord->in_c[q] && len > 0) {
+          const std::uint64_t t = ord->staged_at[q] / ring, e = ord->staged_at[q] % ring;
+          host_stream_copy(cci + off, sc0 + t * rc_stride + e, len * sizeof(O));
+          host_stream_copy(cv + off, sv0 + t * rv_stride + e, len * sizeof(S));
         }
-        ord->busy[slot].store(0, std::memory_order_release);
+        ord->released[q].store(1, std::memory_order_release);
       }
+    };
+    auto released = [=](const std::int64_t q) {
+      return ord->released[q].load(std::memory_order_acquire) != 0;
     };
     // One work item per thread; each takes the next block until none is
     // left (blocks are taken in order, so a block waited for is always in
-    // the hands of a running thread).
+    // the hands of a running thread, whose own staged blocks all come
+    // before it and can be placed).
     Kokkos::parallel_for(
         "spk::spgemm::host_fused_ordered", Kokkos::RangePolicy<ExecSpace>(space, 0, T),
         [=](const std::int64_t) {
           const int id = token.acquire();
           const auto mine = acc.claim(id);
-          int turn = 0;
+          HostStageRing staging(ring);
+          O* const rc = sc0 + id * rc_stride;
+          S* const rv = sv0 + id * rv_stride;
           for (;;) {
-            // A free slot first, then a block: a block is never held idle.
-            const int slot = id * K + turn;
-            turn = (turn + 1) % K;
-            host_wait_until_zero(ord->busy[slot]);
             const std::int64_t b = ord->next.fetch_add(1, std::memory_order_relaxed);
             if (b >= nb) break;
-            ord->busy[slot].store(1, std::memory_order_relaxed);
-            O* sc = sc0 + slot * sc_stride;
-            S* sv = sv0 + slot * sv_stride;
+            std::uint64_t need = 0;
+            for (std::int64_t i = blk[b]; i < blk[b + 1]; ++i) need += std::min(opr[i], ncols);
+            std::int64_t start = -1;
+            host_spin_until([&] {
+              staging.reclaim(released);
+              start = staging.reserve(need);
+              return start >= 0;
+            });
+            O* sc = rc + start;
+            S* sv = rv + start;
             std::uint64_t pos = 0;
             bool direct = false;
             for (std::int64_t i = blk[b]; i < blk[b + 1]; ++i) {
@@ -364,7 +427,12 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
               pos += len;
             }
             if (direct) host_stream_fence();  // before the block is published
-            const auto [q0, q1] = ord->complete(b, static_cast<std::int64_t>(pos), slot, direct);
+            // Committed before completing: once complete, another thread
+            // may place the block and release it.
+            staging.commit(b, static_cast<std::uint64_t>(start), direct ? 0 : pos);
+            const auto [q0, q1] =
+                ord->complete(b, static_cast<std::int64_t>(pos),
+                              static_cast<std::uint64_t>(id) * ring + start, direct);
             place(q0, q1);
           }
           token.release(id);
