@@ -1432,6 +1432,48 @@ TEST(TEST_CATEGORY, spgemm_one_call_random) {
   check_one_call(A, B, "5000x3000 * 3000x4000", {o});
 }
 
+TEST(TEST_CATEGORY, spgemm_one_call_heavy_rows) {
+  // An arrow matrix squared: its dense rows (and their neighbours) are rows
+  // of C as wide as B, each a block of the ordered path worth many light
+  // blocks, so the threads' staging rings fill behind them and wrap.
+  const auto W = spk::arrow<double, int, int>(24000, 3, 7);
+  check_one_call(W, W, "arrow:24000:3 squared");
+}
+
+TEST(TEST_CATEGORY, spgemm_host_stage_ring) {
+  // The ordered path's per-thread staging ring, by hand: reserve, trim,
+  // wrap to the front, refuse while full, take back once placed.
+  if (!spk::Impl::is_host_space_v<ExecSpace>) GTEST_SKIP() << "host kernels only";
+  spk::Impl::HostStageRing ring(100);
+  std::vector<char> placed(8, 0);
+  auto is_placed = [&](std::int64_t b) { return placed[b] != 0; };
+  EXPECT_EQ(ring.reserve(101), -1);
+  EXPECT_EQ(ring.reserve(100), 0);
+  ring.commit(0, 0, 30);  // [0, 30)
+  EXPECT_EQ(ring.reserve(70), 30);
+  EXPECT_EQ(ring.reserve(71), -1);
+  ring.commit(1, 30, 50);  // [30, 80)
+  EXPECT_EQ(ring.reserve(20), 80);
+  EXPECT_EQ(ring.reserve(21), -1);  // 20 at the end, nothing before block 0
+  placed[0] = 1;
+  ring.reclaim(is_placed);          // [30, 80) left
+  EXPECT_EQ(ring.reserve(25), 0);   // 20 at the end: wraps to the front
+  ring.commit(2, 0, 10);            // wrapped: [30, 80) and [0, 10)
+  EXPECT_EQ(ring.reserve(20), 10);  // between the new head and block 1
+  EXPECT_EQ(ring.reserve(21), -1);
+  ring.commit(3, 10, 0);  // nothing staged (written straight into C): not kept
+  EXPECT_EQ(ring.reserve(20), 10);
+  ring.reclaim(is_placed);  // block 1 not placed: nothing taken back
+  EXPECT_EQ(ring.reserve(21), -1);
+  placed[1] = 1;
+  ring.reclaim(is_placed);  // [0, 10) left
+  EXPECT_EQ(ring.reserve(90), 10);
+  EXPECT_EQ(ring.reserve(91), -1);
+  placed[2] = 1;
+  ring.reclaim(is_placed);  // empty
+  EXPECT_EQ(ring.reserve(100), 0);
+}
+
 TEST(TEST_CATEGORY, spgemm_one_call_rounds) {
   // nnz(C) is first estimated from the early rows: here they overlap heavily
   // (few distinct columns per product), the later ones hardly at all, so
