@@ -8,12 +8,13 @@
 // 1. Ordered (C's arrays from spk's host pool, the usual case): C is held at
 //    the bound sum_i min(products_i, columns of B) (address space; pages
 //    only for what is written, the rest given back) and adopted at nnz(C).
-//    Blocks of ~512 KiB of bound are computed into a per-thread staging ring
-//    (each block kept at its length until placed) and copied into C, in block order, by whichever
-//    thread completes the prefix of computed blocks (streaming stores): no second pass over C. Once
-//    every block before it is placed, a block's offset is known: it copies what it staged and
-//    writes its remaining rows straight into C with streaming stores (with two threads, about half
-//    of C).
+//    Blocks of ~512 KiB of bound are computed into a per-thread staging
+//    ring (each block kept at its length until placed) and copied into C,
+//    in block order, by whichever thread completes the prefix of computed
+//    blocks (streaming stores): no second pass over C.  Once every block
+//    before it is placed, a block's offset is known: it copies what it
+//    staged and writes its remaining rows straight into C with streaming
+//    stores (with two threads, about half of C).
 // 2. In place, when B's (word, mask) pairs are few: columns counted on the
 //    pairs (popcount), row pointers scanned, C written in place.
 // 3. A pool of pieces: threads append rows to a shared pool in chunks they
