@@ -332,11 +332,12 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
     const std::uint64_t* opr = products.data();
     const std::int64_t min_blocks =
         static_cast<std::int64_t>(st.bound * (sizeof(O) + sizeof(S)) / host_fused_stage_bytes + 1);
-    std::uint64_t stage = 0;  // entries: the largest bound of a block
+    std::vector<std::uint64_t> obounds;  // per block: its entries of C at most
     const std::vector<std::int64_t> oblocks =
-        host_row_blocks(m, products, st.products, T, min_blocks, ncols, &stage);
+        host_row_blocks(m, products, st.products, T, min_blocks, ncols, &obounds);
     const std::int64_t nb = static_cast<std::int64_t>(oblocks.size()) - 1;
-    stage = std::max<std::uint64_t>(stage, 1);
+    const std::uint64_t stage =  // entries: the largest bound of a block
+        std::max<std::uint64_t>(*std::max_element(obounds.begin(), obounds.end()), 1);
     // Each thread's ring holds host_fused_slots blocks of the largest bound.
     const std::uint64_t ring = host_fused_slots * stage;
     const std::uint64_t rc_stride = host_stride<O>(ring), rv_stride = host_stride<S>(ring);
@@ -349,6 +350,7 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
     HostOrderedBlocks order(nb);
     HostOrderedBlocks* ord = &order;
     const std::int64_t* blk = oblocks.data();
+    const std::uint64_t* bnd = obounds.data();
     O* sc0 = stage_c.data();
     S* sv0 = stage_v.data();
     // Places the claimed blocks [q0, q1): row pointers, entries, staging
@@ -388,8 +390,7 @@ CsrMatrix<S, O, F, device_t<ExecSpace>> spgemm_host_fused(const ExecSpace& space
           for (;;) {
             const std::int64_t b = ord->next.fetch_add(1, std::memory_order_relaxed);
             if (b >= nb) break;
-            std::uint64_t need = 0;
-            for (std::int64_t i = blk[b]; i < blk[b + 1]; ++i) need += std::min(opr[i], ncols);
+            const std::uint64_t need = bnd[b];
             std::int64_t start = -1;
             host_spin_until([&] {
               staging.reclaim(released);

@@ -462,13 +462,13 @@ HostSpgemmStats host_spgemm_analyze(const ExecSpace& space, std::int64_t m, std:
 /// work / blocks (no buffer, no parallel dispatch for an O(rows) pass).
 /// Rows [blocks[b], blocks[b + 1]) form block b.  `min_blocks`: at least
 /// that many blocks (when there are rows enough), beyond
-/// SpgemmHostPolicy::blocks_per_thread per thread.  With `max_bound`, the same walk also
-/// finds the largest sum over a block of min(products, ncols).
+/// SpgemmHostPolicy::blocks_per_thread per thread.  With `bounds`, the same walk also
+/// gives each block's sum of min(products, ncols): its entries of C at most.
 template <class Products>
 std::vector<std::int64_t> host_row_blocks(std::int64_t m, const Products& products,
                                           std::uint64_t total, int num_threads,
                                           std::int64_t min_blocks = 0, std::uint64_t ncols = 0,
-                                          std::uint64_t* max_bound = nullptr) {
+                                          std::vector<std::uint64_t>* bounds = nullptr) {
   const std::int64_t nb = std::max<std::int64_t>(
       1, std::min<std::int64_t>(
              m, std::max<std::int64_t>(min_blocks,
@@ -476,7 +476,8 @@ std::vector<std::int64_t> host_row_blocks(std::int64_t m, const Products& produc
   const std::uint64_t work = total + SpgemmHostPolicy::row_cost * static_cast<std::uint64_t>(m);
   std::vector<std::int64_t> blocks(nb + 1, m);
   blocks[0] = 0;
-  std::uint64_t sum = 0, bound = 0, largest = 0;
+  if (bounds) bounds->assign(static_cast<std::size_t>(nb), 0);
+  std::uint64_t sum = 0, bound = 0;
   std::int64_t b = 1;
   auto cut = [&](std::int64_t j) { return work / nb * j + work % nb * j / nb; };
   std::uint64_t next = cut(1);
@@ -484,19 +485,19 @@ std::vector<std::int64_t> host_row_blocks(std::int64_t m, const Products& produc
     const std::uint64_t p = products(i);
     bound += p < ncols ? p : ncols;
     if (b == nb) {
-      if (!max_bound) break;
+      if (!bounds) break;
       continue;  // the last block: only its bound is left to sum
     }
     sum += p + SpgemmHostPolicy::row_cost;
     while (sum >= next) {
+      if (bounds) (*bounds)[static_cast<std::size_t>(b - 1)] = bound;
       blocks[b++] = i + 1;
-      largest = std::max(largest, bound);
       bound = 0;
       if (b == nb) break;
       next = cut(b);
     }
   }
-  if (max_bound) *max_bound = std::max(largest, bound);
+  if (bounds) (*bounds)[static_cast<std::size_t>(b - 1)] += bound;
   blocks[nb] = m;
   return blocks;
 }
